@@ -1,0 +1,227 @@
+#include "back/openmp/cpp_printer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace mslport::back::openmp {
+using namespace ir;
+
+bool is_supported_metal_function(const std::string& name) {
+  static const std::set<std::string> kNames = {
+      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fabs", "abs", "floor", "ceil", "round", "rint", "trunc",
+      "sin", "cos", "tan", "tanh", "fract", "saturate", "sign", "isnan", "isinf", "isfinite", "pow", "powr",
+      "fmod", "fma", "fmin", "fmax", "min", "max", "clamp", "select", "mix", "dot"};
+  std::string n = name;
+  if (n.rfind("precise::", 0) == 0) n = n.substr(9);
+  if (n.rfind("fast::", 0) == 0) n = n.substr(6);
+  return kNames.count(n) != 0;
+}
+
+void CppPrinter::unsupported(const SourceLoc& loc, const std::string& what) {
+  diags_.error(loc, what + " is not supported by the OpenMP backend yet");
+  ok_ = false;
+}
+
+std::string CppPrinter::scalar(ScalarKind s) const {
+  switch (s) {
+    case ScalarKind::Bool: return "bool";
+    case ScalarKind::Char: return "int8_t";
+    case ScalarKind::UChar: return "uint8_t";
+    case ScalarKind::Short: return "int16_t";
+    case ScalarKind::UShort: return "uint16_t";
+    case ScalarKind::Int: return "int32_t";
+    case ScalarKind::UInt: return "uint32_t";
+    case ScalarKind::Long: return "int64_t";
+    case ScalarKind::ULong: return "uint64_t";
+    case ScalarKind::Half: return "mslport::half";
+    case ScalarKind::BFloat: return "mslport::bfloat";
+    case ScalarKind::Float: return "float";
+  }
+  return "?";
+}
+
+std::string CppPrinter::type(const Type& t) const {
+  switch (t.kind) {
+    case Type::Kind::Void: return "void";
+    case Type::Kind::Scalar: return scalar(t.scalar);
+    case Type::Kind::Vector: return "mslport::vec<" + scalar(t.scalar) + ", " + std::to_string(t.count) + ">";
+    case Type::Kind::Pointer: return std::string(t.is_const ? "const " : "") + type(*t.elem) + "*";
+    case Type::Kind::Array: return type(*t.elem) + "[" + std::to_string(t.count) + "]";
+    case Type::Kind::Struct: return m_.structs.at(t.struct_index).name;
+    case Type::Kind::SimdMatrix: return "/*simdgroup_matrix*/";
+  }
+  return "?";
+}
+
+std::string CppPrinter::declarator(const Type& t, const std::string& name) const {
+  if (t.kind == Type::Kind::Array) {
+    std::string dims;
+    const Type* e = &t;
+    while (e->kind == Type::Kind::Array) {
+      dims += "[" + std::to_string(e->count) + "]";
+      e = e->elem.get();
+    }
+    return type(*e) + " " + name + dims;
+  }
+  return type(t) + " " + name;
+}
+
+std::string CppPrinter::literal_float(const Expr& e) const {
+  double v = e.float_value;
+  std::string s;
+  if (std::isinf(v)) {
+    s = v > 0 ? "std::numeric_limits<float>::infinity()" : "(-std::numeric_limits<float>::infinity())";
+  } else if (std::isnan(v)) {
+    s = "std::numeric_limits<float>::quiet_NaN()";
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    s = buf;
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    s += "f";
+  }
+  if (e.type.is_scalar() && e.type.scalar != ScalarKind::Float) return scalar(e.type.scalar) + "(" + s + ")";
+  return s;
+}
+
+std::string CppPrinter::var_ref(int var, bool wi) {
+  const Var& v = k_->vars.at(var);
+  if (!plan_) return v.name;
+  switch (plan_->storage.at(var)) {
+    case Storage::PerThread:
+      if (!wi) {
+        diags_.error(v.loc, "internal error: per-thread variable '" + v.name + "' used at threadgroup level");
+        ok_ = false;
+      }
+      return "st." + v.name + "[wi]";
+    default:
+      return v.name;
+  }
+}
+
+static bool needs_parens(const Expr& e) {
+  return e.kind == Expr::Kind::Binary || e.kind == Expr::Kind::Conditional || e.kind == Expr::Kind::Assign ||
+         e.kind == Expr::Kind::Unary;
+}
+
+std::string CppPrinter::call(const Expr& e, bool wi) {
+  std::string name = e.spelling;
+  if (name.rfind("fast::", 0) == 0) name = name.substr(6);
+  if (!is_supported_metal_function(name)) {
+    unsupported(e.loc, "Metal function '" + e.spelling + "'");
+    return "/*unsupported*/0";
+  }
+  std::string s = "mslport::msl::" + name + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    if (i) s += ", ";
+    s += expr(*e.args[i], wi);
+  }
+  return s + ")";
+}
+
+std::string CppPrinter::expr(const Expr& e, bool wi) {
+  auto sub = [&](const Expr& x) {
+    std::string s = expr(x, wi);
+    return needs_parens(x) ? "(" + s + ")" : s;
+  };
+  switch (e.kind) {
+    case Expr::Kind::IntLit: {
+      if (!e.type.is_scalar()) return std::to_string(e.int_value);
+      switch (e.type.scalar) {
+        case ScalarKind::Int: return std::to_string((int32_t)e.int_value);
+        case ScalarKind::UInt: return std::to_string((uint32_t)e.int_value) + "u";
+        case ScalarKind::Long: return std::to_string(e.int_value) + "ll";
+        case ScalarKind::ULong: return std::to_string((uint64_t)e.int_value) + "ull";
+        case ScalarKind::Bool: return e.int_value ? "true" : "false";
+        default: return scalar(e.type.scalar) + "(" + std::to_string(e.int_value) + ")";
+      }
+    }
+    case Expr::Kind::FloatLit: return literal_float(e);
+    case Expr::Kind::BoolLit: return e.int_value ? "true" : "false";
+    case Expr::Kind::VarRef: return var_ref(e.index, wi);
+    case Expr::Kind::ParamRef: return k_->params.at(e.index).name;
+    case Expr::Kind::TgAllocRef: return k_->tg_allocs.at(e.index).name;
+    case Expr::Kind::GlobalConstRef: return m_.constants.at(e.index).name;
+    case Expr::Kind::Unary: {
+      const Expr& a = *e.args[0];
+      switch (e.unary_op) {
+        case UnaryOp::PostInc: return sub(a) + "++";
+        case UnaryOp::PostDec: return sub(a) + "--";
+        default: return std::string(unary_spelling(e.unary_op)) + sub(a);
+      }
+    }
+    case Expr::Kind::Binary: {
+      std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
+      // bfloat/half results round after each operation, as in Metal.
+      if (e.type.is_scalar() && (e.type.scalar == ScalarKind::BFloat) &&
+          e.binary_op != BinaryOp::Comma)
+        return scalar(e.type.scalar) + "(" + s + ")";
+      return s;
+    }
+    case Expr::Kind::Assign: {
+      std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
+      if (e.assign_op && e.type.is_scalar() && e.type.scalar == ScalarKind::BFloat) {
+        std::string l = sub(*e.args[0]);
+        return l + " = mslport::bfloat(float(" + l + ") " + binary_spelling(*e.assign_op) + " float(" +
+               sub(*e.args[1]) + "))";
+      }
+      return sub(*e.args[0]) + " " + op + " " + sub(*e.args[1]);
+    }
+    case Expr::Kind::Conditional:
+      return sub(*e.args[0]) + " ? " + sub(*e.args[1]) + " : " + sub(*e.args[2]);
+    case Expr::Kind::Call:
+      return call(e, wi);
+    case Expr::Kind::Cast: {
+      const Type& t = e.type;
+      if (t.is_vector()) return "mslport::convert<" + type(t) + ">(" + expr(*e.args[0], wi) + ")";
+      if (t.is_pointer()) return "(" + type(t) + ")(" + expr(*e.args[0], wi) + ")";
+      if (t.is_scalar() && t.scalar == ScalarKind::Bool) return "bool(" + expr(*e.args[0], wi) + ")";
+      if (t.is_scalar()) {
+        const Type& from = e.args[0]->type;
+        // bfloat/half go through float so integer sources convert by value.
+        if ((t.scalar == ScalarKind::BFloat || t.scalar == ScalarKind::Half) && from.is_scalar() &&
+            !is_float(from.scalar))
+          return scalar(t.scalar) + "(float(" + expr(*e.args[0], wi) + "))";
+        if (from.is_scalar() && (from.scalar == ScalarKind::BFloat) && !is_float(t.scalar))
+          return scalar(t.scalar) + "(float(" + expr(*e.args[0], wi) + "))";
+        return scalar(t.scalar) + "(" + expr(*e.args[0], wi) + ")";
+      }
+      return "(" + type(t) + ")(" + expr(*e.args[0], wi) + ")";
+    }
+    case Expr::Kind::Bitcast:
+      return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
+    case Expr::Kind::Index:
+      return sub(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
+    case Expr::Kind::Member: {
+      const Expr& base = *e.args[0];
+      const Type& st = e.arrow ? *base.type.elem : base.type;
+      const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
+      return sub(base) + (e.arrow ? "->" : ".") + field;
+    }
+    case Expr::Kind::Swizzle: {
+      static const char* kLanes = "xyzw";
+      if (e.components.size() == 1) return sub(*e.args[0]) + "." + kLanes[e.components[0]];
+      std::string s = "mslport::swizzle<";
+      for (size_t i = 0; i < e.components.size(); ++i) s += (i ? ", " : "") + std::to_string(e.components[i]);
+      return s + ">(" + expr(*e.args[0], wi) + ")";
+    }
+    case Expr::Kind::VectorConstruct: {
+      std::string s = "mslport::make_vec<" + type(e.type) + ">(";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + expr(*e.args[i], wi);
+      return s + ")";
+    }
+    case Expr::Kind::InitList: {
+      std::string s = "{";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + expr(*e.args[i], wi);
+      return s + "}";
+    }
+    case Expr::Kind::Collective:
+      diags_.error(e.loc, "internal error: SIMD-group function left inside an expression after lowering");
+      ok_ = false;
+      return "0";
+  }
+  return "?";
+}
+
+}  // namespace mslport::back::openmp

@@ -1,0 +1,42 @@
+// Prints IR types and expressions as C++ for the OpenMP backend. Knows how
+// each variable is stored (WorkItemPlan) but decides nothing else.
+#pragma once
+
+#include <string>
+
+#include "back/openmp/work_item_loops.h"
+#include "ir/ir.h"
+#include "support/diagnostics.h"
+
+namespace mslport::back::openmp {
+
+class CppPrinter {
+ public:
+  CppPrinter(const ir::Module& m, const ir::Kernel* k, const WorkItemPlan* plan, DiagEngine& diags)
+      : m_(m), k_(k), plan_(plan), diags_(diags) {}
+
+  std::string type(const ir::Type& t) const;
+  // "float name[8]" / "const float* name"
+  std::string declarator(const ir::Type& t, const std::string& name) const;
+  std::string scalar(ir::ScalarKind s) const;
+  // `in_work_item`: inside a work-item loop (per-thread storage is `st.x[wi]`).
+  std::string expr(const ir::Expr& e, bool in_work_item);
+  std::string var_ref(int var, bool in_work_item);
+  std::string literal_float(const ir::Expr& e) const;
+  bool ok() const { return ok_; }
+
+ private:
+  std::string call(const ir::Expr& e, bool wi);
+  void unsupported(const ir::SourceLoc& loc, const std::string& what);
+
+  const ir::Module& m_;
+  const ir::Kernel* k_;
+  const WorkItemPlan* plan_;
+  DiagEngine& diags_;
+  bool ok_ = true;
+};
+
+// Metal builtin functions the runtime header implements (mslport::msl::*).
+bool is_supported_metal_function(const std::string& name);
+
+}  // namespace mslport::back::openmp

@@ -1,0 +1,650 @@
+// C++/OpenMP backend: lowers each kernel (passes::lower_execution_model),
+// plans its work-item loops (work_item_loops.h) and prints
+//   * a per-threadgroup function: threadgroup-level statements once,
+//     everything else in `for (wi = 0; wi < nthreads; ++wi)` loops;
+//   * a typed entry point (buffers as typed pointers, constant structs by
+//     reference, dispatch geometry) that runs threadgroups in parallel;
+//   * a generic extern "C" entry (mslport_args) for the runner.
+#include "back/openmp/emit_openmp.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "back/openmp/cpp_printer.h"
+#include "back/openmp/work_item_loops.h"
+#include "passes/eliminate_returns.h"
+#include "passes/hoist_collectives.h"
+#include "passes/lower_execution_model.h"
+
+namespace mslport::back::openmp {
+using namespace ir;
+using passes::Uniformity;
+
+namespace {
+
+std::string loc_string(const SourceLoc& l) {
+  std::string f = std::filesystem::path(l.file).filename().string();
+  return f + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+class KernelEmitter {
+ public:
+  KernelEmitter(const Module& m, const Kernel& k, const EmitOptions& opt, DiagEngine& diags)
+      : m_(m), k_(k), opt_(opt), diags_(diags), plan_(plan_work_item_loops(k)), p_(m, &k, &plan_, diags) {}
+
+  bool emit(std::ostringstream& cpp, std::ostringstream& header);
+
+ private:
+  // ---- output helpers
+  void line(const std::string& s) { body_ << std::string(indent_ * 2, ' ') << s << "\n"; }
+  void line_directive(const SourceLoc& l) {
+    if (opt_.line_directives && l.valid()) body_ << "#line " << l.line << " \"" << l.file << "\"\n";
+  }
+  std::string ex(const Expr& e, bool wi) { return p_.expr(e, wi); }
+
+  // ---- builtins
+  std::string builtin_value(const Param& p, bool wi) const;
+  std::set<int> builtins_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
+  void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
+  void close_work_item_loop() { --indent_; line("}"); }
+
+  // ---- statements
+  void tg_block(const Stmt& b);
+  void tg_stmt(const Stmt& s);
+  void wi_region(const std::vector<const Stmt*>& stmts);
+  void wi_stmt(const Stmt& s);
+  void wi_block_contents(const Stmt& b);
+  void collective(const Stmt& s);
+  // Evaluates a condition once per threadgroup; if it involves per-thread
+  // values, evaluates it per thread and reports divergence.
+  std::string tg_condition(const Expr& cond, const SourceLoc& where);
+
+  const Module& m_;
+  const Kernel& k_;
+  const EmitOptions& opt_;
+  DiagEngine& diags_;
+  WorkItemPlan plan_;
+  CppPrinter p_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  int counter_ = 0;
+  bool ok_ = true;
+  std::vector<std::string> state_members_;
+  int alive_var_ = -1;
+};
+
+std::string KernelEmitter::builtin_value(const Param& p, bool) const {
+  bool scalar = p.type.is_scalar();
+  auto pick = [&](const std::string& v3) { return scalar ? v3 + ".x" : (p.type.count == 2 ? "mslport::swizzle<0, 1>(" + v3 + ")" : v3); };
+  switch (p.builtin) {
+    case BuiltinId::ThreadPositionInGrid: return pick("geo.grid_pos(wi)");
+    case BuiltinId::ThreadPositionInThreadgroup: return scalar ? "wi % geo.tg_size.x" : pick("geo.local_pos(wi)");
+    case BuiltinId::ThreadgroupPositionInGrid: return pick("geo.tg_pos");
+    case BuiltinId::ThreadsPerThreadgroup: return pick("geo.tg_size");
+    case BuiltinId::ThreadsPerGrid: case BuiltinId::GridSize: return pick("geo.grid");
+    case BuiltinId::ThreadgroupsPerGrid: return pick("geo.ngroups");
+    case BuiltinId::DispatchThreadsPerThreadgroup: return pick("geo.full_size");
+    case BuiltinId::GridOrigin: return scalar ? "0u" : "mslport::vec<uint32_t, 3>{0u, 0u, 0u}";
+    case BuiltinId::ThreadIndexInThreadgroup: return "wi";
+    case BuiltinId::ThreadIndexInSimdgroup: return "wi % mslport::kSimdWidth";
+    case BuiltinId::SimdgroupIndexInThreadgroup: return "wi / mslport::kSimdWidth";
+    case BuiltinId::ThreadsPerSimdgroup: return "mslport::kSimdWidth";
+    case BuiltinId::SimdgroupsPerThreadgroup: return "(geo.nthreads + mslport::kSimdWidth - 1) / mslport::kSimdWidth";
+  }
+  return "0";
+}
+
+std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts,
+                                           const std::vector<const Expr*>& exprs) const {
+  std::set<int> used;
+  auto note = [&](const Expr& e) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin &&
+          passes::builtin_uniformity(k_.params[x.index].builtin) != Uniformity::Threadgroup)
+        used.insert(x.index);
+      return true;
+    });
+    return false;
+  };
+  for (auto* s : stmts) walk_stmt_exprs(*s, note);
+  for (auto* e : exprs) if (e) note(*e);
+  return used;
+}
+
+void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
+  line("for (uint32_t wi = 0; wi < nthreads; ++wi) {");
+  ++indent_;
+  for (int i : builtins_used(stmts, exprs)) {
+    const Param& p = k_.params[i];
+    line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
+  }
+}
+
+std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where) {
+  if (plan_.tg_evaluable(k_, cond)) return ex(cond, false);
+  std::string c = "mslport_cond" + std::to_string(counter_++);
+  line("// Threads must agree on this condition (it guards a barrier or SIMD-group function).");
+  line("bool " + c + " = false;");
+  line("{");
+  ++indent_;
+  line("bool mslport_first = true;");
+  open_work_item_loop({}, {&cond});
+  if (alive_var_ >= 0) line("if (!" + p_.var_ref(alive_var_, true) + ") continue;");
+  line("const bool v = " + ex(cond, true) + ";");
+  line("if (mslport_first) { " + c + " = v; mslport_first = false; }");
+  line("else if (v != " + c + ") { err.set(mslport::divergence_message(\"" + loc_string(where) +
+       "\", geo)); return; }");
+  close_work_item_loop();
+  --indent_;
+  line("}");
+  return c;
+}
+
+void KernelEmitter::tg_block(const Stmt& b) {
+  std::vector<const Stmt*> run;
+  for (auto& s : b.stmts) {
+    if (plan_.is_tg_level(s.get())) {
+      if (!run.empty()) { wi_region(run); run.clear(); }
+      tg_stmt(*s);
+    } else {
+      run.push_back(s.get());
+    }
+  }
+  if (!run.empty()) wi_region(run);
+}
+
+void KernelEmitter::collective(const Stmt& s) {
+  const Expr& c = s.kind == Stmt::Kind::Decl ? *s.expr : *s.expr->args[1];
+  int target = s.kind == Stmt::Kind::Decl ? s.var : s.expr->args[0]->index;
+  std::string n = "mslport_c" + std::to_string(counter_++);
+  std::string vt = p_.type(c.args[0]->type);
+  std::string rt = p_.type(c.type);
+  state_members_.push_back("bool " + n + "_act[mslport::kMaxThreads];");
+  state_members_.push_back(vt + " " + n + "_in[mslport::kMaxThreads];");
+  state_members_.push_back(rt + " " + n + "_out[mslport::kMaxThreads];");
+  bool has_arg = c.args.size() > 1;
+  if (has_arg) state_members_.push_back("uint32_t " + n + "_arg[mslport::kMaxThreads];");
+  line("// " + std::string(collective_name(c.collective_op)) + " at " + loc_string(c.loc) +
+       ": combines the active lanes of each 32-lane SIMD group");
+  std::vector<const Expr*> exprs;
+  for (auto& a : c.args) exprs.push_back(a.get());
+  exprs.push_back(c.mask.get());
+  open_work_item_loop({}, exprs);
+  line("const bool act = " + (c.mask ? ex(*c.mask, true) : std::string("true")) + ";");
+  line("st." + n + "_act[wi] = act;");
+  std::string args = "st." + n + "_in[wi] = " + ex(*c.args[0], true) + ";";
+  if (has_arg) args += " st." + n + "_arg[wi] = uint32_t(" + ex(*c.args[1], true) + ");";
+  line("if (act) { " + args + " }");
+  close_work_item_loop();
+  std::string in = "st." + n + "_in", act = "st." + n + "_act", out = "st." + n + "_out", arg = "st." + n + "_arg";
+  switch (c.collective_op) {
+    case CollectiveOp::SimdSum: case CollectiveOp::SimdProduct: case CollectiveOp::SimdMax: case CollectiveOp::SimdMin:
+    case CollectiveOp::SimdAnd: case CollectiveOp::SimdOr: case CollectiveOp::SimdXor: {
+      static const std::map<CollectiveOp, const char*> kOp = {
+          {CollectiveOp::SimdSum, "Sum"}, {CollectiveOp::SimdProduct, "Product"}, {CollectiveOp::SimdMax, "Max"},
+          {CollectiveOp::SimdMin, "Min"}, {CollectiveOp::SimdAnd, "And"}, {CollectiveOp::SimdOr, "Or"},
+          {CollectiveOp::SimdXor, "Xor"}};
+      line("mslport::simd_reduce(mslport::Reduce::" + std::string(kOp.at(c.collective_op)) + ", " + in + ", " + act +
+           ", nthreads, " + out + ");");
+      break;
+    }
+    case CollectiveOp::SimdPrefixInclusiveSum: case CollectiveOp::SimdPrefixExclusiveSum:
+      line(std::string("mslport::simd_prefix_sum(") +
+           (c.collective_op == CollectiveOp::SimdPrefixInclusiveSum ? "true" : "false") + ", " + in + ", " + act +
+           ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::SimdBroadcast: case CollectiveOp::SimdBroadcastFirst: case CollectiveOp::SimdShuffle:
+    case CollectiveOp::SimdShuffleDown: case CollectiveOp::SimdShuffleUp: case CollectiveOp::SimdShuffleXor: {
+      static const std::map<CollectiveOp, const char*> kKind = {
+          {CollectiveOp::SimdBroadcast, "Broadcast"}, {CollectiveOp::SimdBroadcastFirst, "BroadcastFirst"},
+          {CollectiveOp::SimdShuffle, "Index"}, {CollectiveOp::SimdShuffleDown, "Down"},
+          {CollectiveOp::SimdShuffleUp, "Up"}, {CollectiveOp::SimdShuffleXor, "Xor"}};
+      line("mslport::simd_shuffle(mslport::Shuffle::" + std::string(kKind.at(c.collective_op)) + ", " + in + ", " +
+           (has_arg ? arg : std::string("(const uint32_t*)nullptr")) + ", " + act + ", nthreads, " + out + ");");
+      break;
+    }
+    case CollectiveOp::SimdAll: case CollectiveOp::SimdAny:
+      line(std::string("mslport::simd_vote(") + (c.collective_op == CollectiveOp::SimdAll ? "true" : "false") + ", " +
+           in + ", " + act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::SimdBallot:
+      line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
+      break;
+  }
+  open_work_item_loop({}, {});
+  line("if (" + act + "[wi]) " + p_.var_ref(target, true) + " = " + out + "[wi];");
+  close_work_item_loop();
+}
+
+void KernelEmitter::tg_stmt(const Stmt& s) {
+  line_directive(s.loc);
+  switch (s.kind) {
+    case Stmt::Kind::Block:
+      line("{");
+      ++indent_;
+      tg_block(s);
+      --indent_;
+      line("}");
+      break;
+    case Stmt::Kind::Decl: {
+      if (passes::is_canonical_collective_stmt(s)) { collective(s); break; }
+      const Var& v = k_.vars[s.var];
+      if (plan_.storage[s.var] == Storage::Uniform) {
+        std::string d = (v.is_const ? "const " : "") + p_.declarator(v.type, v.name);
+        line(s.expr ? d + " = " + ex(*s.expr, false) + ";" : d + ";");
+      } else if (s.expr) {
+        // A per-thread value declared at threadgroup level.
+        std::vector<const Stmt*> one{&s};
+        wi_region(one);
+      }
+      break;
+    }
+    case Stmt::Kind::ExprStmt:
+      if (passes::is_canonical_collective_stmt(s)) { collective(s); break; }
+      if (plan_.tg_evaluable(k_, *s.expr)) {
+        line(ex(*s.expr, false) + ";");
+      } else {
+        std::vector<const Stmt*> one{&s};
+        wi_region(one);
+      }
+      break;
+    case Stmt::Kind::If: {
+      std::string c = tg_condition(*s.expr, s.loc);
+      line("if (" + c + ") {");
+      ++indent_;
+      tg_block(*s.body);
+      --indent_;
+      if (s.else_body && !s.else_body->stmts.empty()) {
+        line("} else {");
+        ++indent_;
+        tg_block(*s.else_body);
+        --indent_;
+      }
+      line("}");
+      break;
+    }
+    case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+      bool init_tg = !s.init || (s.init->kind == Stmt::Kind::Decl && plan_.storage[s.init->var] == Storage::Uniform);
+      bool cond_tg = !s.expr || plan_.tg_evaluable(k_, *s.expr);
+      bool step_tg = !s.step || plan_.tg_evaluable(k_, *s.step);
+      if (init_tg && cond_tg && step_tg) {
+        std::string init;
+        if (s.init) {
+          const Var& v = k_.vars[s.init->var];
+          init = p_.declarator(v.type, v.name) + (s.init->expr ? " = " + ex(*s.init->expr, false) : "");
+        }
+        std::string cond = s.expr ? ex(*s.expr, false) : "";
+        if (s.kind == Stmt::Kind::For) {
+          line("for (" + init + "; " + cond + "; " + (s.step ? ex(*s.step, false) : "") + ") {");
+        } else if (s.kind == Stmt::Kind::While) {
+          line("while (" + cond + ") {");
+        } else {
+          line("do {");
+        }
+        ++indent_;
+        tg_block(*s.body);
+        --indent_;
+        line(s.kind == Stmt::Kind::DoWhile ? "} while (" + cond + ");" : "}");
+        break;
+      }
+      // General form: per-thread loop variable, condition checked uniform.
+      bool has_exit = false;
+      walk_stmts(*s.body, [&](const Stmt& x) {
+        if (x.kind == Stmt::Kind::For || x.kind == Stmt::Kind::While || x.kind == Stmt::Kind::DoWhile) return false;
+        if (x.kind == Stmt::Kind::Continue && plan_.is_tg_level(&x)) has_exit = true;
+        return true;
+      });
+      if (has_exit) {
+        diags_.error(s.loc, "'continue' in a loop with barriers whose condition depends on per-thread values is "
+                            "not supported by the OpenMP backend yet");
+        ok_ = false;
+      }
+      line("{");
+      ++indent_;
+      if (s.init) tg_stmt(*s.init);
+      line("for (bool mslport_first_iter = true;; mslport_first_iter = false) {");
+      ++indent_;
+      if (s.kind == Stmt::Kind::DoWhile) {
+        if (s.expr) {
+          line("if (!mslport_first_iter) {");
+          ++indent_;
+          std::string c = tg_condition(*s.expr, s.loc);
+          line("if (!" + c + ") break;");
+          --indent_;
+          line("}");
+        }
+      } else if (s.expr) {
+        std::string c = tg_condition(*s.expr, s.loc);
+        line("if (!" + c + ") break;");
+      }
+      tg_block(*s.body);
+      if (s.step) {
+        if (step_tg) {
+          line(ex(*s.step, false) + ";");
+        } else {
+          open_work_item_loop({}, {s.step.get()});
+          line(ex(*s.step, true) + ";");
+          close_work_item_loop();
+        }
+      }
+      --indent_;
+      line("}");
+      --indent_;
+      line("}");
+      break;
+    }
+    case Stmt::Kind::Return: line("return;"); break;
+    case Stmt::Kind::Break: line("break;"); break;
+    case Stmt::Kind::Continue: line("continue;"); break;
+    case Stmt::Kind::Barrier:
+      line(std::string("// ") + (s.simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") + " (" +
+           loc_string(s.loc) + "): every work-item loop above has finished");
+      break;
+  }
+}
+
+void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
+  bool has_return = false;
+  for (auto* s : stmts) has_return = has_return || passes::contains_return(*s);
+  if (!has_return) {
+    open_work_item_loop(stmts, {});
+    for (auto* s : stmts) wi_stmt(*s);
+    close_work_item_loop();
+    return;
+  }
+  // A `return` ends only this work-item: run its statements in a lambda.
+  line("auto mslport_work_item = [&](uint32_t wi) {");
+  ++indent_;
+  for (int i : builtins_used(stmts, {})) {
+    const Param& p = k_.params[i];
+    line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
+  }
+  for (auto* s : stmts) wi_stmt(*s);
+  --indent_;
+  line("};");
+  line("for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);");
+}
+
+void KernelEmitter::wi_block_contents(const Stmt& b) {
+  ++indent_;
+  for (auto& c : b.stmts) wi_stmt(*c);
+  --indent_;
+}
+
+void KernelEmitter::wi_stmt(const Stmt& s) {
+  line_directive(s.loc);
+  switch (s.kind) {
+    case Stmt::Kind::Block:
+      line("{");
+      wi_block_contents(s);
+      line("}");
+      break;
+    case Stmt::Kind::Decl: {
+      const Var& v = k_.vars[s.var];
+      if (plan_.storage[s.var] == Storage::PerThread) {
+        if (!s.expr) break;
+        if (s.expr->kind == Expr::Kind::InitList) {
+          std::string tmp = "mslport_init" + std::to_string(counter_++);
+          line("const " + p_.declarator(v.type, tmp) + " = " + ex(*s.expr, true) + ";");
+          line("std::memcpy(&" + p_.var_ref(s.var, true) + ", &" + tmp + ", sizeof " + tmp + ");");
+        } else {
+          line(p_.var_ref(s.var, true) + " = " + ex(*s.expr, true) + ";");
+        }
+        break;
+      }
+      std::string d = (v.is_const ? "const " : "") + p_.declarator(v.type, v.name);
+      line(s.expr ? d + " = " + ex(*s.expr, true) + ";" : d + ";");
+      break;
+    }
+    case Stmt::Kind::ExprStmt: line(ex(*s.expr, true) + ";"); break;
+    case Stmt::Kind::If:
+      line("if (" + ex(*s.expr, true) + ") {");
+      wi_block_contents(*s.body);
+      if (s.else_body && !s.else_body->stmts.empty()) {
+        line("} else {");
+        wi_block_contents(*s.else_body);
+      }
+      line("}");
+      break;
+    case Stmt::Kind::For: {
+      std::string init;
+      bool init_inline = !s.init || s.init->kind == Stmt::Kind::Decl || s.init->kind == Stmt::Kind::ExprStmt;
+      if (s.init && s.init->kind == Stmt::Kind::Decl && plan_.storage[s.init->var] != Storage::PerThread) {
+        const Var& v = k_.vars[s.init->var];
+        init = p_.declarator(v.type, v.name) + (s.init->expr ? " = " + ex(*s.init->expr, true) : "");
+      } else if (s.init && s.init->kind == Stmt::Kind::Decl) {
+        init = s.init->expr ? p_.var_ref(s.init->var, true) + " = " + ex(*s.init->expr, true) : "";
+      } else if (s.init && s.init->kind == Stmt::Kind::ExprStmt) {
+        init = ex(*s.init->expr, true);
+      }
+      if (!init_inline) {
+        line("{");
+        ++indent_;
+        wi_stmt(*s.init);
+      }
+      line("for (" + init + "; " + (s.expr ? ex(*s.expr, true) : "") + "; " + (s.step ? ex(*s.step, true) : "") +
+           ") {");
+      wi_block_contents(*s.body);
+      line("}");
+      if (!init_inline) {
+        --indent_;
+        line("}");
+      }
+      break;
+    }
+    case Stmt::Kind::While:
+      line("while (" + ex(*s.expr, true) + ") {");
+      wi_block_contents(*s.body);
+      line("}");
+      break;
+    case Stmt::Kind::DoWhile:
+      line("do {");
+      wi_block_contents(*s.body);
+      line("} while (" + ex(*s.expr, true) + ");");
+      break;
+    case Stmt::Kind::Return: line("return;"); break;
+    case Stmt::Kind::Break: line("break;"); break;
+    case Stmt::Kind::Continue: line("continue;"); break;
+    case Stmt::Kind::Barrier:
+      diags_.error(s.loc, "internal error: barrier inside a work-item loop");
+      ok_ = false;
+      break;
+  }
+}
+
+bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
+  for (size_t i = 0; i < k_.vars.size(); ++i)
+    if (k_.vars[i].name == passes::kAliveVarName) alive_var_ = (int)i;
+  // Body first: it decides the state struct's members.
+  if (plan_.has_sync) {
+    tg_block(*k_.body);
+  } else {
+    std::vector<const Stmt*> all;
+    for (auto& s : k_.body->stmts) all.push_back(s.get());
+    if (!all.empty()) wi_region(all);
+  }
+  for (size_t i = 0; i < k_.vars.size(); ++i) {
+    if (plan_.storage[i] != Storage::PerThread) continue;
+    const Var& v = k_.vars[i];
+    Type t = v.type;
+    // name[kMaxThreads] goes right after the name, before any array bounds.
+    std::string decl = p_.declarator(t, v.name + "[mslport::kMaxThreads]");
+    state_members_.insert(state_members_.begin(), decl + ";");
+  }
+
+  // Parameter lists.
+  std::vector<std::string> typed_params, tg_params, tg_args, generic_args;
+  for (auto& p : k_.params) {
+    switch (p.kind) {
+      case Param::Kind::Buffer:
+        typed_params.push_back(p_.type(p.type) + " " + p.name);
+        tg_params.push_back(p_.type(p.type) + " " + p.name);
+        tg_args.push_back(p.name);
+        generic_args.push_back("mslport::require_buffer<" + p_.type(*p.type.elem) + ">(a, " + std::to_string(p.index) +
+                               ", \"" + p.name + "\")");
+        break;
+      case Param::Kind::ConstantRef:
+      case Param::Kind::ConstantValue:
+        typed_params.push_back("const " + p_.type(p.type) + "& " + p.name);
+        tg_params.push_back("const " + p_.type(p.type) + "& " + p.name);
+        tg_args.push_back(p.name);
+        generic_args.push_back("*mslport::require_buffer<const " + p_.type(p.type) + ">(a, " +
+                               std::to_string(p.index) + ", \"" + p.name + "\")");
+        break;
+      case Param::Kind::ThreadgroupMemory:
+        typed_params.push_back("uint32_t " + p.name + "_bytes");
+        tg_params.push_back(p_.type(p.type) + " " + p.name);
+        tg_args.push_back("static_cast<" + p_.type(p.type) + ">(" + p.name + "_mem.data())");
+        generic_args.push_back("a->threadgroup_bytes[" + std::to_string(p.index) + "]");
+        break;
+      case Param::Kind::Builtin:
+        break;
+    }
+  }
+  typed_params.push_back("const mslport_dispatch& dispatch");
+  generic_args.push_back("*d");
+  auto join = [](const std::vector<std::string>& v, const std::string& sep) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+    return s;
+  };
+
+  header << "// " << k_.name << " (" << loc_string(k_.loc) << ")\n";
+  header << "void " << k_.name << "(" << join(typed_params, ", ") << ");\n\n";
+
+  std::string state = k_.name + "_state";
+  cpp << "// ---- " << k_.name << " (" << loc_string(k_.loc) << ")\n\n";
+  cpp << "namespace {\n";
+  cpp << "// Per-work-item values that live across a barrier or SIMD-group function.\n";
+  cpp << "struct " << state << " {\n";
+  for (auto& mbr : state_members_) cpp << "  " << mbr << "\n";
+  if (state_members_.empty()) cpp << "  char unused;\n";
+  cpp << "};\n\n";
+  std::vector<std::string> tgp = tg_params;
+  tgp.push_back("const mslport::Geometry& geo");
+  tgp.push_back(state + "& st");
+  tgp.push_back("mslport::ErrorSlot& err");
+  cpp << "// One threadgroup.\n";
+  cpp << "void " << k_.name << "_threadgroup(" << join(tgp, ", ") << ") {\n";
+  cpp << "  const uint32_t nthreads = geo.nthreads;\n";
+  cpp << "  (void)st; (void)err; (void)nthreads;\n";
+  for (auto& a : k_.tg_allocs) cpp << "  " << p_.declarator(a.type, a.name) << ";\n";
+  // Uniform builtins once per threadgroup.
+  std::set<int> uniform_builtins;
+  walk_stmt_exprs(*k_.body, [&](const Expr& e) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin &&
+          passes::builtin_uniformity(k_.params[x.index].builtin) == Uniformity::Threadgroup)
+        uniform_builtins.insert(x.index);
+      return true;
+    });
+    return false;
+  });
+  for (int i : uniform_builtins) {
+    const Param& p = k_.params[i];
+    cpp << "  const " << p_.type(p.type) << " " << p.name << " = " << builtin_value(p, false) << ";\n";
+  }
+  cpp << body_.str();
+  cpp << "}\n";
+  cpp << "}  // namespace\n\n";
+
+  cpp << "void " << k_.name << "(" << join(typed_params, ", ") << ") {\n";
+  cpp << "  mslport::validate_dispatch(dispatch);\n";
+  cpp << "  const int64_t ngroups = int64_t(mslport::group_count(dispatch));\n";
+  cpp << "  mslport::ErrorSlot err;\n";
+  cpp << "#pragma omp parallel\n";
+  cpp << "  {\n";
+  cpp << "    std::unique_ptr<" << state << "> st(new " << state << ");\n";
+  for (auto& p : k_.params)
+    if (p.kind == Param::Kind::ThreadgroupMemory)
+      cpp << "    mslport::ThreadgroupMemory " << p.name << "_mem(" << p.name << "_bytes);\n";
+  cpp << "#pragma omp for schedule(static)\n";
+  cpp << "    for (int64_t g = 0; g < ngroups; ++g) {\n";
+  cpp << "      if (err.failed()) continue;\n";
+  cpp << "      const mslport::Geometry geo(dispatch, uint64_t(g));\n";
+  std::vector<std::string> call_args = tg_args;
+  call_args.push_back("geo");
+  call_args.push_back("*st");
+  call_args.push_back("err");
+  cpp << "      " << k_.name << "_threadgroup(" << join(call_args, ", ") << ");\n";
+  cpp << "    }\n";
+  cpp << "  }\n";
+  cpp << "  err.rethrow();\n";
+  cpp << "}\n\n";
+
+  cpp << "extern \"C\" int mslport_entry_" << k_.name
+      << "(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {\n";
+  cpp << "  try {\n";
+  cpp << "    " << k_.name << "(" << join(generic_args, ", ") << ");\n";
+  cpp << "    return 0;\n";
+  cpp << "  } catch (const std::exception& e) {\n";
+  cpp << "    std::snprintf(msg, msg_len, \"%s: %s\", \"" << k_.name << "\", e.what());\n";
+  cpp << "    return 1;\n";
+  cpp << "  }\n";
+  cpp << "}\n\n";
+  return ok_ && p_.ok();
+}
+
+}  // namespace
+
+bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& diags, EmitResult* out) {
+  Module m = clone_module(module);
+  bool ok = true;
+  for (auto& k : m.kernels) ok = passes::lower_execution_model(m, k, diags, {}) && ok;
+  if (!ok) return false;
+
+  std::string src = std::filesystem::path(module.source_path).filename().string();
+  std::string banner = "// Generated by mslport " + options.tool_version + " from " + src +
+                       " (C++/OpenMP backend). Do not edit: regenerate with `mslport regen`.\n";
+  std::ostringstream header, cpp;
+  CppPrinter types(m, nullptr, nullptr, diags);
+  header << banner << "#pragma once\n\n#include <mslport/openmp_rt.h>\n\nnamespace mslport_kernels {\n\n";
+  for (auto& s : m.structs) {
+    header << "struct " << s.name << " {\n";
+    for (auto& f : s.fields) header << "  " << types.declarator(f.type, f.name) << ";\n";
+    header << "};\n";
+    for (auto& f : s.fields)
+      header << "static_assert(offsetof(" << s.name << ", " << f.name << ") == " << f.offset
+             << ", \"Metal layout of " << s.name << "." << f.name << "\");\n";
+    header << "static_assert(sizeof(" << s.name << ") == " << s.size << ", \"Metal size of " << s.name << "\");\n\n";
+  }
+  for (auto& c : m.constants) {
+    CppPrinter cp(m, nullptr, nullptr, diags);
+    header << "static constexpr " << types.declarator(c.type, c.name) << " = "
+           << (c.init ? cp.expr(*c.init, false) : "{}") << ";\n";
+  }
+  if (!m.constants.empty()) header << "\n";
+
+  cpp << banner;
+  // With no header name the declarations go into the .cpp itself (stdout).
+  if (!options.header_name.empty()) cpp << "#include \"" << options.header_name << "\"\n";
+  cpp << "@HEADER@\n#include <cstddef>\n\nnamespace mslport_kernels {\n\n";
+  for (auto& k : m.kernels) {
+    KernelEmitter e(m, k, options, diags);
+    ok = e.emit(cpp, header) && ok;
+  }
+  header << "}  // namespace mslport_kernels\n";
+  cpp << "}  // namespace mslport_kernels\n\n";
+  cpp << "#ifdef MSLPORT_RUNNER_MODULE\n";
+  cpp << "extern \"C\" const mslport_kernel_info* mslport_module_kernels(int* count) {\n";
+  cpp << "  static const mslport_kernel_info kernels[] = {\n";
+  for (auto& k : m.kernels) cpp << "      {\"" << k.name << "\", &mslport_kernels::mslport_entry_" << k.name << "},\n";
+  cpp << "  };\n";
+  cpp << "  *count = " << m.kernels.size() << ";\n";
+  cpp << "  return kernels;\n";
+  cpp << "}\n";
+  cpp << "#endif\n";
+  if (!ok) return false;
+  out->header_source = header.str();
+  out->cpp_source = cpp.str();
+  std::string inline_header;
+  if (options.header_name.empty()) {
+    inline_header = out->header_source.substr(banner.size());
+  }
+  out->cpp_source.replace(out->cpp_source.find("@HEADER@"), 8, inline_header);
+  return true;
+}
+
+}  // namespace mslport::back::openmp

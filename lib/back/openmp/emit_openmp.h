@@ -1,0 +1,25 @@
+// C++/OpenMP backend: one .cpp (+ .h with the typed entry points) per .metal
+// module. Threadgroups run in parallel with OpenMP; the work-items of a
+// threadgroup become loops between barriers.
+#pragma once
+#include <string>
+
+#include "ir/ir.h"
+#include "support/diagnostics.h"
+
+namespace mslport::back::openmp {
+
+struct EmitOptions {
+  std::string tool_version;
+  std::string header_name;       // file name the .cpp includes, e.g. "moe_gate.h"
+  bool line_directives = false;
+};
+
+struct EmitResult {
+  std::string cpp_source;
+  std::string header_source;
+};
+
+bool emit_module(const ir::Module& module, const EmitOptions& options, DiagEngine& diags, EmitResult* out);
+
+}  // namespace mslport::back::openmp

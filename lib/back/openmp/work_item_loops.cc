@@ -1,0 +1,212 @@
+#include "back/openmp/work_item_loops.h"
+
+#include <set>
+
+#include "passes/hoist_collectives.h"
+
+namespace mslport::back::openmp {
+using namespace ir;
+using passes::Uniformity;
+
+namespace {
+
+bool assigns_any(const Stmt& s, const std::unordered_set<int>& vars) {
+  if (vars.empty()) return false;
+  bool found = false;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (st.kind == Stmt::Kind::Decl && vars.count(st.var) && &st != &s) found = true;
+    return !found;
+  });
+  if (found) return true;
+  walk_stmt_exprs(s, [&](const Expr& e) {
+    const Expr* target = nullptr;
+    if (e.kind == Expr::Kind::Assign) target = e.args[0].get();
+    if (e.kind == Expr::Kind::Unary && (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec ||
+                                        e.unary_op == UnaryOp::PostInc || e.unary_op == UnaryOp::PostDec))
+      target = e.args[0].get();
+    // Stores through a pointer write memory, not the pointer variable.
+    while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
+                      target->kind == Expr::Kind::Swizzle)) {
+      if ((target->kind == Expr::Kind::Index && target->args[0]->type.is_pointer()) ||
+          (target->kind == Expr::Kind::Member && target->arrow)) {
+        target = nullptr;
+        break;
+      }
+      target = target->args[0].get();
+    }
+    if (target && target->kind == Expr::Kind::VarRef && vars.count(target->index)) found = true;
+    return !found;
+  });
+  return found;
+}
+
+// A break/continue that leaves `s` to its enclosing loop.
+bool contains_loop_exit(const Stmt& s) {
+  switch (s.kind) {
+    case Stmt::Kind::Break: case Stmt::Kind::Continue: return true;
+    case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: return false;
+    case Stmt::Kind::Block:
+      for (auto& c : s.stmts) if (contains_loop_exit(*c)) return true;
+      return false;
+    case Stmt::Kind::If:
+      return contains_loop_exit(*s.body) || (s.else_body && contains_loop_exit(*s.else_body));
+    default: return false;
+  }
+}
+
+struct Planner {
+  const Kernel& k;
+  WorkItemPlan& plan;
+  std::unordered_set<int> uniform_vars;
+
+  void mark(const Stmt& s, bool parent_tg, bool in_tg_loop_body) {
+    bool tg = false;
+    if (s.kind == Stmt::Kind::Block) tg = parent_tg;
+    if (passes::contains_sync(s) || (plan.has_sync && passes::contains_return(s)) || assigns_any(s, uniform_vars))
+      tg = true;
+    if (s.kind == Stmt::Kind::Decl && parent_tg && plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
+        !(s.expr && s.expr->kind == Expr::Kind::Collective))
+      tg = true;
+    if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
+    if (tg) plan.tg_level.insert(&s);
+    switch (s.kind) {
+      case Stmt::Kind::Block:
+        for (auto& c : s.stmts) mark(*c, tg, in_tg_loop_body);
+        break;
+      case Stmt::Kind::If:
+        mark(*s.body, tg, in_tg_loop_body);
+        if (s.else_body) mark(*s.else_body, tg, in_tg_loop_body);
+        break;
+      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
+        if (s.init) mark(*s.init, tg, false);
+        mark(*s.body, tg, tg);
+        break;
+      default: break;
+    }
+  }
+
+  // ---- storage: in which work-item loops is each variable used?
+  int next_region = 0;
+  std::vector<std::set<int>> regions;
+  std::vector<bool> forced;
+
+  void note_refs_expr(const Expr& e, int r) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef) regions[x.index].insert(r);
+      return true;
+    });
+  }
+  void note_refs(const Stmt& s, int r) {
+    walk_stmts(s, [&](const Stmt& st) {
+      if (st.kind == Stmt::Kind::Decl) regions[st.var].insert(r);
+      return true;
+    });
+    walk_stmt_exprs(s, [&](const Expr& e) {
+      note_refs_expr(e, r);
+      return false;
+    });
+  }
+  void tg_block(const Stmt& b) {
+    int cur = -1;
+    for (auto& s : b.stmts) {
+      if (!plan.is_tg_level(s.get())) {
+        if (cur < 0) cur = next_region++;
+        note_refs(*s, cur);
+      } else {
+        cur = -1;
+        tg_stmt(*s);
+      }
+    }
+  }
+  void tg_stmt(const Stmt& s) {
+    switch (s.kind) {
+      case Stmt::Kind::Block: tg_block(s); break;
+      case Stmt::Kind::Decl:
+      case Stmt::Kind::ExprStmt:
+        if (passes::is_canonical_collective_stmt(s)) {
+          const Expr& c = s.kind == Stmt::Kind::Decl ? *s.expr : *s.expr->args[1];
+          int r = next_region++;
+          for (auto& a : c.args) note_refs_expr(*a, r);
+          if (c.mask) note_refs_expr(*c.mask, r);
+          int target = s.kind == Stmt::Kind::Decl ? s.var : s.expr->args[0]->index;
+          forced[target] = true;
+        } else if (s.expr) {
+          note_refs_expr(*s.expr, next_region++);
+        }
+        break;
+      case Stmt::Kind::If:
+        note_refs_expr(*s.expr, next_region++);
+        tg_block(*s.body);
+        if (s.else_body) tg_block(*s.else_body);
+        break;
+      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
+        if (s.init) {
+          if (plan.is_tg_level(s.init.get())) tg_stmt(*s.init);
+          else note_refs(*s.init, next_region++);
+        }
+        if (s.expr) note_refs_expr(*s.expr, next_region++);
+        tg_block(*s.body);
+        if (s.step) note_refs_expr(*s.step, next_region++);
+        break;
+      default: break;
+    }
+  }
+};
+
+}  // namespace
+
+bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
+  bool ok = true;
+  walk_exprs(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::VarRef && storage[x.index] != Storage::Uniform) ok = false;
+    if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == Param::Kind::Builtin &&
+        passes::builtin_uniformity(k.params[x.index].builtin) != Uniformity::Threadgroup)
+      ok = false;
+    if (x.kind == Expr::Kind::Collective) ok = false;
+    return ok;
+  });
+  return ok;
+}
+
+WorkItemPlan plan_work_item_loops(const Kernel& k) {
+  WorkItemPlan plan;
+  plan.has_sync = k.body && passes::contains_sync(*k.body);
+  plan.uniformity = passes::analyze_uniformity(k);
+  plan.storage.assign(k.vars.size(), Storage::Local);
+  if (!k.body) return plan;
+  Planner p{k, plan};
+  // Uniform variables make the statements that assign them threadgroup
+  // level, which can put more declarations at threadgroup level: iterate.
+  for (int iter = 0; iter < 16; ++iter) {
+    plan.tg_level.clear();
+    p.mark(*k.body, plan.has_sync, false);
+    std::unordered_set<int> next;
+    walk_stmts(*k.body, [&](const Stmt& s) {
+      if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) &&
+          plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
+          !(s.expr && s.expr->kind == Expr::Kind::Collective))
+        next.insert(s.var);
+      return true;
+    });
+    if (next == p.uniform_vars) break;
+    p.uniform_vars = std::move(next);
+  }
+  p.regions.assign(k.vars.size(), {});
+  p.forced.assign(k.vars.size(), false);
+  if (plan.has_sync) p.tg_block(*k.body);
+  for (size_t v = 0; v < k.vars.size(); ++v) {
+    if (p.uniform_vars.count((int)v)) plan.storage[v] = Storage::Uniform;
+    else if (p.forced[v] || p.regions[v].size() > 1) plan.storage[v] = Storage::PerThread;
+    else plan.storage[v] = Storage::Local;
+  }
+  // A per-thread variable declared at threadgroup level (not inside a
+  // work-item loop) needs the array even if only one loop uses it.
+  walk_stmts(*k.body, [&](const Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) && plan.storage[s.var] == Storage::Local)
+      plan.storage[s.var] = Storage::PerThread;
+    return true;
+  });
+  return plan;
+}
+
+}  // namespace mslport::back::openmp

@@ -1,0 +1,43 @@
+// The work-item-loop plan for one kernel (the MCUDA / PoCL approach): a
+// threadgroup runs on one CPU thread; statements between synchronisation
+// points become loops over the threadgroup's work-items.
+//
+// The plan decides, for a lowered kernel (passes::lower_execution_model):
+//  * which statements run once per threadgroup ("threadgroup level": they
+//    contain a barrier, a collective, a uniform return, or define/assign a
+//    threadgroup-uniform variable) — everything else runs inside a
+//    work-item loop;
+//  * where each variable lives: a plain local inside one work-item loop, a
+//    per-work-item array in the threadgroup's state (its value crosses a
+//    barrier or collective), or a single threadgroup-level scalar (uniform).
+#pragma once
+
+#include <unordered_set>
+#include <vector>
+
+#include "ir/ir.h"
+#include "passes/uniformity.h"
+
+namespace mslport::back::openmp {
+
+enum class Storage {
+  Local,      // declared inside the one work-item loop that uses it
+  PerThread,  // array indexed by work-item, kept across loops
+  Uniform,    // one value per threadgroup
+};
+
+struct WorkItemPlan {
+  bool has_sync = false;                        // any barrier or collective
+  std::vector<Storage> storage;                 // per Kernel::vars
+  std::unordered_set<const ir::Stmt*> tg_level; // statements run once per threadgroup
+  passes::UniformityInfo uniformity;
+
+  bool is_tg_level(const ir::Stmt* s) const { return tg_level.count(s) != 0; }
+  // Can this expression be evaluated once per threadgroup (no per-thread
+  // values, no varying builtins)?
+  bool tg_evaluable(const ir::Kernel& k, const ir::Expr& e) const;
+};
+
+WorkItemPlan plan_work_item_loops(const ir::Kernel& k);
+
+}  // namespace mslport::back::openmp

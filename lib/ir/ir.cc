@@ -1,0 +1,320 @@
+#include "ir/ir.h"
+
+#include <stdexcept>
+
+namespace mslport::ir {
+
+const char* scalar_name(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::Bool: return "bool";
+    case ScalarKind::Char: return "char";
+    case ScalarKind::UChar: return "uchar";
+    case ScalarKind::Short: return "short";
+    case ScalarKind::UShort: return "ushort";
+    case ScalarKind::Int: return "int";
+    case ScalarKind::UInt: return "uint";
+    case ScalarKind::Long: return "long";
+    case ScalarKind::ULong: return "ulong";
+    case ScalarKind::Half: return "half";
+    case ScalarKind::BFloat: return "bfloat";
+    case ScalarKind::Float: return "float";
+  }
+  return "?";
+}
+bool is_float(ScalarKind k) { return k == ScalarKind::Half || k == ScalarKind::BFloat || k == ScalarKind::Float; }
+bool is_signed_int(ScalarKind k) {
+  return k == ScalarKind::Char || k == ScalarKind::Short || k == ScalarKind::Int || k == ScalarKind::Long;
+}
+bool is_unsigned_int(ScalarKind k) {
+  return k == ScalarKind::UChar || k == ScalarKind::UShort || k == ScalarKind::UInt || k == ScalarKind::ULong;
+}
+int scalar_size(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::Bool: case ScalarKind::Char: case ScalarKind::UChar: return 1;
+    case ScalarKind::Short: case ScalarKind::UShort: case ScalarKind::Half: case ScalarKind::BFloat: return 2;
+    case ScalarKind::Int: case ScalarKind::UInt: case ScalarKind::Float: return 4;
+    case ScalarKind::Long: case ScalarKind::ULong: return 8;
+  }
+  return 0;
+}
+const char* address_space_name(AddressSpace a) {
+  switch (a) {
+    case AddressSpace::Private: return "thread";
+    case AddressSpace::Device: return "device";
+    case AddressSpace::Constant: return "constant";
+    case AddressSpace::Threadgroup: return "threadgroup";
+  }
+  return "?";
+}
+
+Type Type::void_type() { return Type{}; }
+Type Type::scalar_of(ScalarKind k) { Type t; t.kind = Kind::Scalar; t.scalar = k; return t; }
+Type Type::vector_of(ScalarKind k, int n) { Type t; t.kind = Kind::Vector; t.scalar = k; t.count = n; return t; }
+Type Type::pointer_to(Type pointee, AddressSpace s, bool pointee_const) {
+  Type t; t.kind = Kind::Pointer; t.elem = std::make_shared<const Type>(std::move(pointee));
+  t.space = s; t.is_const = pointee_const; return t;
+}
+Type Type::array_of(Type elem, int n) {
+  Type t; t.kind = Kind::Array; t.elem = std::make_shared<const Type>(std::move(elem)); t.count = n; return t;
+}
+Type Type::struct_of(int index) { Type t; t.kind = Kind::Struct; t.struct_index = index; return t; }
+
+bool Type::operator==(const Type& o) const {
+  if (kind != o.kind) return false;
+  switch (kind) {
+    case Kind::Void: return true;
+    case Kind::Scalar: return scalar == o.scalar;
+    case Kind::Vector: return scalar == o.scalar && count == o.count;
+    case Kind::SimdMatrix: return scalar == o.scalar && count == o.count;
+    case Kind::Pointer: return space == o.space && is_const == o.is_const && *elem == *o.elem;
+    case Kind::Array: return count == o.count && *elem == *o.elem;
+    case Kind::Struct: return struct_index == o.struct_index;
+  }
+  return false;
+}
+
+static const struct { BuiltinId id; const char* name; } kBuiltins[] = {
+    {BuiltinId::ThreadPositionInGrid, "thread_position_in_grid"},
+    {BuiltinId::ThreadPositionInThreadgroup, "thread_position_in_threadgroup"},
+    {BuiltinId::ThreadgroupPositionInGrid, "threadgroup_position_in_grid"},
+    {BuiltinId::ThreadsPerThreadgroup, "threads_per_threadgroup"},
+    {BuiltinId::ThreadsPerGrid, "threads_per_grid"},
+    {BuiltinId::ThreadgroupsPerGrid, "threadgroups_per_grid"},
+    {BuiltinId::ThreadIndexInThreadgroup, "thread_index_in_threadgroup"},
+    {BuiltinId::ThreadIndexInSimdgroup, "thread_index_in_simdgroup"},
+    {BuiltinId::SimdgroupIndexInThreadgroup, "simdgroup_index_in_threadgroup"},
+    {BuiltinId::ThreadsPerSimdgroup, "threads_per_simdgroup"},
+    {BuiltinId::SimdgroupsPerThreadgroup, "simdgroups_per_threadgroup"},
+    {BuiltinId::DispatchThreadsPerThreadgroup, "dispatch_threads_per_threadgroup"},
+    {BuiltinId::GridOrigin, "grid_origin"},
+    {BuiltinId::GridSize, "grid_size"},
+};
+const char* builtin_attr_name(BuiltinId b) {
+  for (auto& e : kBuiltins) if (e.id == b) return e.name;
+  return "?";
+}
+std::optional<BuiltinId> builtin_from_attr(const std::string& a) {
+  for (auto& e : kBuiltins) if (a == e.name) return e.id;
+  return std::nullopt;
+}
+
+static const struct { CollectiveOp op; const char* name; } kCollectives[] = {
+    {CollectiveOp::SimdSum, "simd_sum"}, {CollectiveOp::SimdProduct, "simd_product"},
+    {CollectiveOp::SimdMax, "simd_max"}, {CollectiveOp::SimdMin, "simd_min"},
+    {CollectiveOp::SimdAnd, "simd_and"}, {CollectiveOp::SimdOr, "simd_or"},
+    {CollectiveOp::SimdXor, "simd_xor"},
+    {CollectiveOp::SimdPrefixInclusiveSum, "simd_prefix_inclusive_sum"},
+    {CollectiveOp::SimdPrefixExclusiveSum, "simd_prefix_exclusive_sum"},
+    {CollectiveOp::SimdBroadcast, "simd_broadcast"},
+    {CollectiveOp::SimdBroadcastFirst, "simd_broadcast_first"},
+    {CollectiveOp::SimdShuffle, "simd_shuffle"}, {CollectiveOp::SimdShuffleDown, "simd_shuffle_down"},
+    {CollectiveOp::SimdShuffleUp, "simd_shuffle_up"}, {CollectiveOp::SimdShuffleXor, "simd_shuffle_xor"},
+    {CollectiveOp::SimdAll, "simd_all"}, {CollectiveOp::SimdAny, "simd_any"},
+    {CollectiveOp::SimdBallot, "simd_ballot"},
+};
+const char* collective_name(CollectiveOp op) {
+  for (auto& e : kCollectives) if (e.op == op) return e.name;
+  return "?";
+}
+std::optional<CollectiveOp> collective_from_name(const std::string& n) {
+  for (auto& e : kCollectives) if (n == e.name) return e.op;
+  return std::nullopt;
+}
+
+const char* unary_spelling(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "-"; case UnaryOp::Plus: return "+";
+    case UnaryOp::Not: return "!"; case UnaryOp::BitNot: return "~";
+    case UnaryOp::PreInc: case UnaryOp::PostInc: return "++";
+    case UnaryOp::PreDec: case UnaryOp::PostDec: return "--";
+    case UnaryOp::Deref: return "*"; case UnaryOp::AddrOf: return "&";
+  }
+  return "?";
+}
+const char* binary_spelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "+"; case BinaryOp::Sub: return "-";
+    case BinaryOp::Mul: return "*"; case BinaryOp::Div: return "/";
+    case BinaryOp::Rem: return "%"; case BinaryOp::Shl: return "<<";
+    case BinaryOp::Shr: return ">>"; case BinaryOp::BitAnd: return "&";
+    case BinaryOp::BitOr: return "|"; case BinaryOp::BitXor: return "^";
+    case BinaryOp::LogAnd: return "&&"; case BinaryOp::LogOr: return "||";
+    case BinaryOp::Lt: return "<"; case BinaryOp::Gt: return ">";
+    case BinaryOp::Le: return "<="; case BinaryOp::Ge: return ">=";
+    case BinaryOp::Eq: return "=="; case BinaryOp::Ne: return "!=";
+    case BinaryOp::Comma: return ",";
+  }
+  return "?";
+}
+
+ExprPtr Expr::clone() const {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind; e->type = type; e->loc = loc; e->int_value = int_value;
+  e->float_value = float_value; e->spelling = spelling; e->index = index; e->arrow = arrow;
+  e->unary_op = unary_op; e->binary_op = binary_op; e->assign_op = assign_op;
+  e->collective_op = collective_op; e->components = components;
+  for (auto& a : args) e->args.push_back(a ? a->clone() : nullptr);
+  if (mask) e->mask = mask->clone();
+  return e;
+}
+
+StmtPtr Stmt::clone() const {
+  auto s = std::make_unique<Stmt>();
+  s->kind = kind; s->loc = loc; s->var = var;
+  for (auto& c : stmts) s->stmts.push_back(c ? c->clone() : nullptr);
+  if (expr) s->expr = expr->clone();
+  if (init) s->init = init->clone();
+  if (step) s->step = step->clone();
+  if (body) s->body = body->clone();
+  if (else_body) s->else_body = else_body->clone();
+  s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags;
+  return s;
+}
+
+const Kernel* Module::find_kernel(const std::string& name) const {
+  for (auto& k : kernels) if (k.name == name) return &k;
+  return nullptr;
+}
+
+Kernel clone_kernel(const Kernel& k) {
+  Kernel c;
+  c.name = k.name; c.loc = k.loc; c.params = k.params; c.vars = k.vars; c.tg_allocs = k.tg_allocs;
+  c.body = k.body ? k.body->clone() : nullptr;
+  return c;
+}
+Module clone_module(const Module& m) {
+  Module c;
+  c.source_path = m.source_path; c.structs = m.structs;
+  for (auto& g : m.constants) c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc});
+  for (auto& k : m.kernels) c.kernels.push_back(clone_kernel(k));
+  return c;
+}
+
+int type_align(const Module& m, const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Void: return 1;
+    case Type::Kind::Scalar: return scalar_size(t.scalar);
+    case Type::Kind::Vector: return scalar_size(t.scalar) * (t.count == 3 ? 4 : t.count);
+    case Type::Kind::SimdMatrix: return scalar_size(t.scalar);
+    case Type::Kind::Pointer: return 8;
+    case Type::Kind::Array: return type_align(m, *t.elem);
+    case Type::Kind::Struct: return m.structs.at(t.struct_index).align;
+  }
+  return 1;
+}
+int type_size(const Module& m, const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Void: return 0;
+    case Type::Kind::Scalar: return scalar_size(t.scalar);
+    case Type::Kind::Vector: return scalar_size(t.scalar) * (t.count == 3 ? 4 : t.count);
+    case Type::Kind::SimdMatrix: return scalar_size(t.scalar) * t.count * t.count;
+    case Type::Kind::Pointer: return 8;
+    case Type::Kind::Array: return type_size(m, *t.elem) * t.count;
+    case Type::Kind::Struct: return m.structs.at(t.struct_index).size;
+  }
+  return 0;
+}
+std::string type_name(const Module& m, const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::Void: return "void";
+    case Type::Kind::Scalar: return scalar_name(t.scalar);
+    case Type::Kind::Vector: return std::string(scalar_name(t.scalar)) + std::to_string(t.count);
+    case Type::Kind::SimdMatrix:
+      return "simdgroup_matrix<" + std::string(scalar_name(t.scalar)) + ", " + std::to_string(t.count) + ", " +
+             std::to_string(t.count) + ">";
+    case Type::Kind::Pointer:
+      return std::string(address_space_name(t.space)) + " " + (t.is_const ? "const " : "") + type_name(m, *t.elem) + "*";
+    case Type::Kind::Array: return type_name(m, *t.elem) + "[" + std::to_string(t.count) + "]";
+    case Type::Kind::Struct:
+      return t.struct_index >= 0 && t.struct_index < (int)m.structs.size() ? m.structs[t.struct_index].name : "struct?";
+  }
+  return "?";
+}
+
+ExprPtr make_int(Type t, int64_t v, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::IntLit; e->type = std::move(t);
+  e->int_value = v; e->loc = std::move(loc); return e;
+}
+ExprPtr make_bool(bool v, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::BoolLit; e->type = Type::scalar_of(ScalarKind::Bool);
+  e->int_value = v ? 1 : 0; e->loc = std::move(loc); return e;
+}
+ExprPtr make_var_ref(const Kernel& k, int var, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::VarRef; e->type = k.vars.at(var).type;
+  e->index = var; e->loc = std::move(loc); return e;
+}
+ExprPtr make_binary(BinaryOp op, Type t, ExprPtr a, ExprPtr b, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Binary; e->type = std::move(t); e->binary_op = op;
+  e->args.push_back(std::move(a)); e->args.push_back(std::move(b)); e->loc = std::move(loc); return e;
+}
+ExprPtr make_unary(UnaryOp op, Type t, ExprPtr a, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Unary; e->type = std::move(t); e->unary_op = op;
+  e->args.push_back(std::move(a)); e->loc = std::move(loc); return e;
+}
+ExprPtr make_assign(ExprPtr lhs, ExprPtr rhs, SourceLoc loc) {
+  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Assign; e->type = lhs->type;
+  e->args.push_back(std::move(lhs)); e->args.push_back(std::move(rhs)); e->loc = std::move(loc); return e;
+}
+StmtPtr make_block(std::vector<StmtPtr> stmts, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::Block; s->stmts = std::move(stmts);
+  s->loc = std::move(loc); return s;
+}
+StmtPtr make_expr_stmt(ExprPtr e) {
+  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::ExprStmt; s->loc = e->loc; s->expr = std::move(e); return s;
+}
+StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::Decl; s->var = var; s->expr = std::move(init);
+  s->loc = std::move(loc); return s;
+}
+StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::If; s->expr = std::move(cond);
+  s->body = std::move(then_body); s->else_body = std::move(else_body); s->loc = std::move(loc); return s;
+}
+int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
+  // Keep names unique within the kernel so printers never need scoping.
+  std::string base = name, n = name;
+  for (int i = 1;; ++i) {
+    bool clash = false;
+    for (auto& v : k.vars) if (v.name == n) { clash = true; break; }
+    for (auto& p : k.params) if (p.name == n) { clash = true; break; }
+    for (auto& a : k.tg_allocs) if (a.name == n) { clash = true; break; }
+    if (!clash) break;
+    n = base + "_" + std::to_string(i);
+  }
+  k.vars.push_back(Var{n, std::move(t), is_const, std::move(loc)});
+  return (int)k.vars.size() - 1;
+}
+
+void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f) {
+  if (!f(e)) return;
+  for (auto& a : e.args) if (a) walk_exprs(*a, f);
+  if (e.mask) walk_exprs(*e.mask, f);
+}
+void walk_exprs_mut(Expr& e, const std::function<bool(Expr&)>& f) {
+  if (!f(e)) return;
+  for (auto& a : e.args) if (a) walk_exprs_mut(*a, f);
+  if (e.mask) walk_exprs_mut(*e.mask, f);
+}
+void walk_stmts(const Stmt& s, const std::function<bool(const Stmt&)>& f) {
+  if (!f(s)) return;
+  for (auto& c : s.stmts) if (c) walk_stmts(*c, f);
+  if (s.init) walk_stmts(*s.init, f);
+  if (s.body) walk_stmts(*s.body, f);
+  if (s.else_body) walk_stmts(*s.else_body, f);
+}
+void walk_stmts_mut(Stmt& s, const std::function<bool(Stmt&)>& f) {
+  if (!f(s)) return;
+  for (auto& c : s.stmts) if (c) walk_stmts_mut(*c, f);
+  if (s.init) walk_stmts_mut(*s.init, f);
+  if (s.body) walk_stmts_mut(*s.body, f);
+  if (s.else_body) walk_stmts_mut(*s.else_body, f);
+}
+void walk_stmt_exprs(const Stmt& s, const std::function<bool(const Expr&)>& f) {
+  walk_stmts(s, [&](const Stmt& st) {
+    if (st.expr) walk_exprs(*st.expr, f);
+    if (st.step) walk_exprs(*st.step, f);
+    return true;
+  });
+}
+
+}  // namespace mslport::ir

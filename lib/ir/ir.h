@@ -1,0 +1,338 @@
+// The kernel IR: plain data, produced by the front end (lib/front), rewritten
+// by passes (lib/passes), printed by backends (lib/back/*).
+//
+// Design notes (why it looks like this):
+//  * Structured, not a CFG: both targets are C-like languages and the GPU
+//    execution model (barriers, SIMD-group collectives) is defined on
+//    structured control flow, so keeping if/for/while makes every pass and
+//    printer simpler and keeps emitted code readable.
+//  * Every expression carries its type as clang computed it (implicit
+//    conversions become explicit Cast nodes), so backends never re-derive
+//    C's promotion rules.
+//  * Variables, parameters, threadgroup allocations and program constants are
+//    referred to by index ("handles") into tables on the Kernel / Module.
+//  * SIMD-group collectives and barriers are first-class nodes; after the
+//    sync passes every collective carries an explicit active-lane mask.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mslport::ir {
+
+struct SourceLoc {
+  std::string file;  // as given on the command line (for diagnostics)
+  int line = 0;      // 1-based; 0 = unknown
+  int col = 0;       // 1-based
+  bool valid() const { return line > 0; }
+};
+
+enum class ScalarKind {
+  Bool, Char, UChar, Short, UShort, Int, UInt, Long, ULong, Half, BFloat, Float
+};
+const char* scalar_name(ScalarKind k);  // Metal spelling: "uint", "bfloat", ...
+bool is_float(ScalarKind k);            // Half, BFloat, Float
+bool is_signed_int(ScalarKind k);
+bool is_unsigned_int(ScalarKind k);
+int scalar_size(ScalarKind k);          // bytes
+
+enum class AddressSpace { Private, Device, Constant, Threadgroup };
+const char* address_space_name(AddressSpace a);  // "thread", "device", ...
+
+struct Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+struct Type {
+  enum class Kind {
+    Void,
+    Scalar,      // scalar
+    Vector,      // scalar x count (2, 3, 4)
+    Pointer,     // pointee (elem) in space; is_const = pointee is const
+    Array,       // elem x count
+    Struct,      // struct_index into Module::structs
+    SimdMatrix,  // simdgroup_matrix<scalar, count, count> (8x8 only for now)
+  };
+  Kind kind = Kind::Void;
+  ScalarKind scalar = ScalarKind::Float;
+  int count = 0;
+  TypePtr elem;
+  AddressSpace space = AddressSpace::Private;
+  bool is_const = false;
+  int struct_index = -1;
+
+  static Type void_type();
+  static Type scalar_of(ScalarKind k);
+  static Type vector_of(ScalarKind k, int n);
+  static Type pointer_to(Type pointee, AddressSpace s, bool pointee_const);
+  static Type array_of(Type elem, int n);
+  static Type struct_of(int index);
+
+  bool is_scalar() const { return kind == Kind::Scalar; }
+  bool is_vector() const { return kind == Kind::Vector; }
+  bool is_pointer() const { return kind == Kind::Pointer; }
+  bool is_array() const { return kind == Kind::Array; }
+  bool is_struct() const { return kind == Kind::Struct; }
+  bool is_bool() const { return kind == Kind::Scalar && scalar == ScalarKind::Bool; }
+  bool operator==(const Type& o) const;
+  bool operator!=(const Type& o) const { return !(*this == o); }
+};
+
+// ---------------------------------------------------------------- builtins --
+
+// Metal's thread-geometry attributes (MSL spec, table "attributes for kernel
+// function input arguments").
+enum class BuiltinId {
+  ThreadPositionInGrid,          // [[thread_position_in_grid]]
+  ThreadPositionInThreadgroup,   // [[thread_position_in_threadgroup]]
+  ThreadgroupPositionInGrid,     // [[threadgroup_position_in_grid]]
+  ThreadsPerThreadgroup,         // [[threads_per_threadgroup]]
+  ThreadsPerGrid,                // [[threads_per_grid]]
+  ThreadgroupsPerGrid,           // [[threadgroups_per_grid]]
+  ThreadIndexInThreadgroup,      // [[thread_index_in_threadgroup]]
+  ThreadIndexInSimdgroup,        // [[thread_index_in_simdgroup]]
+  SimdgroupIndexInThreadgroup,   // [[simdgroup_index_in_threadgroup]]
+  ThreadsPerSimdgroup,           // [[threads_per_simdgroup]]
+  SimdgroupsPerThreadgroup,      // [[simdgroups_per_threadgroup]]
+  DispatchThreadsPerThreadgroup, // [[dispatch_threads_per_threadgroup]]
+  GridOrigin,                    // [[grid_origin]]
+  GridSize,                      // [[grid_size]]
+};
+const char* builtin_attr_name(BuiltinId b);  // "thread_position_in_grid"
+std::optional<BuiltinId> builtin_from_attr(const std::string& attr);
+
+// Per-threadgroup SIMD-group size; Apple GPUs have 32 lanes and the corpus
+// relies on it (e.g. "8 simdgroups = 256 threads").
+constexpr int kSimdWidth = 32;
+// Metal's limits that the runtimes and diagnostics enforce.
+constexpr int kMaxThreadsPerThreadgroup = 1024;
+constexpr int kMaxThreadgroupMemoryBytes = 32 * 1024;
+
+enum class CollectiveOp {
+  SimdSum, SimdProduct, SimdMax, SimdMin, SimdAnd, SimdOr, SimdXor,
+  SimdPrefixInclusiveSum, SimdPrefixExclusiveSum,
+  SimdBroadcast,       // (value, lane)
+  SimdBroadcastFirst,  // (value)
+  SimdShuffle,         // (value, lane)
+  SimdShuffleDown,     // (value, delta)
+  SimdShuffleUp,       // (value, delta)
+  SimdShuffleXor,      // (value, mask)
+  SimdAll, SimdAny,    // (bool)
+  SimdBallot,          // (bool) -> simd_vote (as ulong)
+};
+const char* collective_name(CollectiveOp op);  // Metal spelling
+std::optional<CollectiveOp> collective_from_name(const std::string& name);
+
+// ------------------------------------------------------------- expressions --
+
+enum class UnaryOp { Neg, Plus, Not /* ! */, BitNot /* ~ */, PreInc, PreDec, PostInc, PostDec, Deref, AddrOf };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
+  LogAnd, LogOr, Lt, Gt, Le, Ge, Eq, Ne, Comma
+};
+const char* unary_spelling(UnaryOp op);
+const char* binary_spelling(BinaryOp op);
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  enum class Kind {
+    IntLit,       // int_value (bit pattern, interpret by type)
+    FloatLit,     // float_value; spelling keeps the source text for printing
+    BoolLit,      // int_value 0/1
+    VarRef,       // index -> Kernel::vars
+    ParamRef,     // index -> Kernel::params (buffers, constants, builtins)
+    TgAllocRef,   // index -> Kernel::tg_allocs (decays to its array type)
+    GlobalConstRef, // index -> Module::constants
+    Unary,        // unary_op, args[0]
+    Binary,       // binary_op, args[0], args[1]
+    Assign,       // args[0] = args[1]; compound: assign_op set (e.g. Add for +=)
+    Conditional,  // args[0] ? args[1] : args[2]
+    Call,         // callee (Metal builtin function name, e.g. "exp", "rsqrt",
+                  // "max", "fma", "precise::exp"), args
+    Cast,         // convert args[0] to type (value conversion, C rules)
+    Bitcast,      // as_type<type>(args[0])
+    Index,        // args[0][args[1]]; args[0] is a pointer or array
+    Member,       // args[0].field (struct: member_index; through pointer if
+                  // args[0] is a pointer: arrow = true)
+    Swizzle,      // args[0].xyzw...; components = lane indices
+    VectorConstruct, // type(args...) e.g. float4(a, b, c, d)
+    Collective,   // collective_op, args; mask (after passes)
+    InitList,     // { args... } for arrays / structs
+  };
+  Kind kind;
+  Type type;
+  SourceLoc loc;
+
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string spelling;  // FloatLit source text, Call callee name
+  int index = -1;        // VarRef/ParamRef/TgAllocRef/GlobalConstRef/Member
+  bool arrow = false;    // Member through pointer (p->f)
+  UnaryOp unary_op = UnaryOp::Neg;
+  BinaryOp binary_op = BinaryOp::Add;
+  std::optional<BinaryOp> assign_op;  // for compound assignment
+  CollectiveOp collective_op = CollectiveOp::SimdSum;
+  std::vector<int> components;        // Swizzle lanes
+  std::vector<ExprPtr> args;
+  // Collective only: the active-lane predicate, a per-thread bool
+  // expression set by passes::predicate_sync (nullptr = all lanes that
+  // have not returned are active).
+  ExprPtr mask;
+
+  ExprPtr clone() const;
+};
+
+// -------------------------------------------------------------- statements --
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  enum class Kind {
+    Block,     // body
+    Decl,      // var (index into Kernel::vars), optional init (expr)
+    ExprStmt,  // expr
+    If,        // cond, body (then), else_body (may be empty Block or null)
+    For,       // init (Stmt, may be null), cond (may be null), step (expr,
+               // may be null), body
+    While,     // cond, body
+    DoWhile,   // body, cond
+    Return,
+    Break,
+    Continue,
+    Barrier,   // threadgroup_barrier / simdgroup_barrier
+  };
+  Kind kind;
+  SourceLoc loc;
+
+  std::vector<StmtPtr> stmts;  // Block
+  int var = -1;                // Decl
+  ExprPtr expr;                // Decl init, ExprStmt, If/For/While/DoWhile cond
+  StmtPtr init;                // For
+  ExprPtr step;                // For
+  StmtPtr body;                // If then, loops body
+  StmtPtr else_body;           // If else (nullptr if none)
+
+  // Barrier
+  bool simdgroup_scope = false;  // simdgroup_barrier vs threadgroup_barrier
+  unsigned mem_flags = 0;        // bit 0 device, bit 1 threadgroup, bit 2 texture
+
+  StmtPtr clone() const;
+};
+
+// ------------------------------------------------------------- declarations --
+
+struct Var {
+  std::string name;  // unique within the kernel (front end renames shadowing)
+  Type type;         // arrays for `float a[8];`
+  bool is_const = false;
+  SourceLoc loc;
+};
+
+struct Param {
+  enum class Kind {
+    Buffer,           // device/constant pointer [[buffer(n)]]
+    ConstantRef,      // constant T& [[buffer(n)]] (struct or scalar, by ref)
+    ConstantValue,    // T by value in constant space, [[buffer(n)]] (rare)
+    ThreadgroupMemory,// threadgroup T* [[threadgroup(n)]] (dynamic size)
+    Builtin,          // [[thread_position_in_grid]] ...
+  };
+  Kind kind;
+  std::string name;
+  Type type;           // pointer type for Buffer/ThreadgroupMemory; the
+                       // referenced type for ConstantRef; scalar/vector for
+                       // Builtin
+  int index = -1;      // buffer / threadgroup index (explicit or implicit)
+  bool implicit_index = false;  // no [[buffer(n)]] attribute in the source
+  BuiltinId builtin = BuiltinId::ThreadPositionInGrid;
+  SourceLoc loc;
+};
+
+// A `threadgroup T name[N];` declared inside the kernel body: Metal gives it
+// static threadgroup storage shared by the whole threadgroup.
+struct TgAlloc {
+  std::string name;
+  Type type;  // array type
+  SourceLoc loc;
+};
+
+struct StructField {
+  std::string name;
+  Type type;
+  int offset = 0;  // byte offset, Metal layout (natural alignment)
+};
+
+struct StructDef {
+  std::string name;
+  std::vector<StructField> fields;
+  int size = 0;
+  int align = 1;
+  SourceLoc loc;
+};
+
+// Program-scope `constant T name = value;` or a #define'd value folded by
+// clang (those simply become literals).
+struct GlobalConst {
+  std::string name;
+  Type type;
+  ExprPtr init;  // constant-foldable expression (usually a literal)
+  SourceLoc loc;
+};
+
+struct Kernel {
+  std::string name;
+  SourceLoc loc;
+  std::vector<Param> params;    // in source order
+  std::vector<Var> vars;
+  std::vector<TgAlloc> tg_allocs;
+  StmtPtr body;                 // a Block
+};
+
+struct Module {
+  std::string source_path;      // as given
+  std::vector<StructDef> structs;
+  std::vector<GlobalConst> constants;
+  std::vector<Kernel> kernels;
+
+  const Kernel* find_kernel(const std::string& name) const;
+};
+
+// Deep copies (backends lower their own copy of the module).
+Kernel clone_kernel(const Kernel& k);
+Module clone_module(const Module& m);
+
+// Size and alignment in bytes with Metal's layout rules (3-component vectors
+// are padded to 4, structs use natural alignment).
+int type_size(const Module& m, const Type& t);
+int type_align(const Module& m, const Type& t);
+// Metal spelling of a type, for the IR printer and diagnostics.
+std::string type_name(const Module& m, const Type& t);
+
+// Convenience constructors used by the front end and passes.
+ExprPtr make_int(Type t, int64_t v, SourceLoc loc = {});
+ExprPtr make_bool(bool v, SourceLoc loc = {});
+ExprPtr make_var_ref(const Kernel& k, int var, SourceLoc loc = {});
+ExprPtr make_binary(BinaryOp op, Type t, ExprPtr a, ExprPtr b, SourceLoc loc = {});
+ExprPtr make_unary(UnaryOp op, Type t, ExprPtr a, SourceLoc loc = {});
+ExprPtr make_assign(ExprPtr lhs, ExprPtr rhs, SourceLoc loc = {});
+StmtPtr make_block(std::vector<StmtPtr> stmts = {}, SourceLoc loc = {});
+StmtPtr make_expr_stmt(ExprPtr e);
+StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
+StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
+int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
+
+// Generic traversal helpers (pre-order). Return false from the callback to
+// stop descending into that node's children.
+void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f);
+void walk_stmts(const Stmt& s, const std::function<bool(const Stmt&)>& f);
+// Visits every expression directly or indirectly owned by the statement tree.
+void walk_stmt_exprs(const Stmt& s, const std::function<bool(const Expr&)>& f);
+void walk_exprs_mut(Expr& e, const std::function<bool(Expr&)>& f);
+void walk_stmts_mut(Stmt& s, const std::function<bool(Stmt&)>& f);
+
+}  // namespace mslport::ir

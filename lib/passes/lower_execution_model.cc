@@ -1,0 +1,85 @@
+#include "passes/lower_execution_model.h"
+
+#include "ir/verifier.h"
+#include "passes/eliminate_returns.h"
+#include "passes/hoist_collectives.h"
+#include "passes/normalize_blocks.h"
+#include "passes/predicate_sync.h"
+#include "passes/uniformity.h"
+
+namespace mslport::passes {
+using namespace ir;
+
+namespace {
+
+// `if (!__mslport_in_grid()) return;` at the top of the kernel.
+void insert_grid_guard(Kernel& k) {
+  auto call = std::make_unique<Expr>();
+  call->kind = Expr::Kind::Call;
+  call->type = Type::scalar_of(ScalarKind::Bool);
+  call->spelling = "__mslport_in_grid";
+  call->loc = k.loc;
+  auto ret = std::make_unique<Stmt>();
+  ret->kind = Stmt::Kind::Return;
+  ret->loc = k.loc;
+  std::vector<StmtPtr> then;
+  then.push_back(std::move(ret));
+  k.body->stmts.insert(k.body->stmts.begin(),
+                       make_if(make_unary(UnaryOp::Not, Type::scalar_of(ScalarKind::Bool), std::move(call), k.loc),
+                               make_block(std::move(then), k.loc), nullptr, k.loc));
+}
+
+// Post-condition for the backends: no barrier or collective under a
+// provably divergent condition.
+bool verify_sync_placement(const Kernel& k, DiagEngine& diags) {
+  UniformityInfo info = analyze_uniformity(k);
+  bool ok = true;
+  std::function<void(const Stmt&, bool)> visit = [&](const Stmt& s, bool divergent) {
+    bool is_sync = s.kind == Stmt::Kind::Barrier || is_canonical_collective_stmt(s);
+    if (is_sync && divergent) {
+      diags.error(s.loc, "internal error: synchronisation left in divergent control flow after lowering");
+      ok = false;
+    }
+    auto cond_divergent = [&](Uniformity u) { return u == Uniformity::Thread || u == Uniformity::Simdgroup; };
+    switch (s.kind) {
+      case Stmt::Kind::Block: for (auto& c : s.stmts) visit(*c, divergent); break;
+      case Stmt::Kind::If: {
+        bool d = divergent || cond_divergent(info.expr(k, *s.expr));
+        // The alive flag only ever guards threads that already left.
+        if (s.expr->kind == Expr::Kind::VarRef && k.vars[s.expr->index].name == kAliveVarName) d = divergent;
+        visit(*s.body, d);
+        if (s.else_body) visit(*s.else_body, d);
+        break;
+      }
+      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+        auto it = info.loop_level.find(&s);
+        bool d = divergent || (it != info.loop_level.end() && cond_divergent(it->second));
+        if (s.init) visit(*s.init, divergent);
+        visit(*s.body, d);
+        break;
+      }
+      default: break;
+    }
+  };
+  visit(*k.body, false);
+  return ok;
+}
+
+}  // namespace
+
+bool lower_execution_model(Module& m, Kernel& k, DiagEngine& diags, const LowerOptions& options) {
+  if (!verify_kernel(m, k, diags)) return false;
+  normalize_blocks(k);
+  // The grid guard is an early return like any other: it must exist before
+  // returns are lowered.
+  if (options.guard_grid) insert_grid_guard(k);
+  // Collectives must be statements before returns and masks are handled,
+  // since both work statement by statement.
+  if (!hoist_collectives(k, diags)) return false;
+  int alive = eliminate_returns(k);
+  if (!predicate_sync(k, alive, diags)) return false;
+  if (!verify_kernel(m, k, diags)) return false;
+  return verify_sync_placement(k, diags);
+}
+
+}  // namespace mslport::passes

@@ -1,0 +1,254 @@
+#include "passes/predicate_sync.h"
+
+#include <algorithm>
+
+#include "passes/hoist_collectives.h"
+#include "passes/uniformity.h"
+
+namespace mslport::passes {
+using namespace ir;
+
+namespace {
+
+bool contains_barrier(const Stmt& s) {
+  bool found = false;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (st.kind == Stmt::Kind::Barrier) found = true;
+    return !found;
+  });
+  return found;
+}
+
+const Stmt* first_barrier(const Stmt& s) {
+  const Stmt* found = nullptr;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (!found && st.kind == Stmt::Kind::Barrier) found = &st;
+    return !found;
+  });
+  return found;
+}
+
+struct Predicator {
+  Kernel& k;
+  int alive;
+  DiagEngine& diags;
+  UniformityInfo info;
+  bool ok = true;
+  int mask_count = 0;
+
+  const Type kBool = Type::scalar_of(ScalarKind::Bool);
+
+  ExprPtr and_masks(const std::vector<int>& masks, SourceLoc loc) {
+    ExprPtr e;
+    for (int m : masks) {
+      ExprPtr r = make_var_ref(k, m, loc);
+      e = e ? make_binary(BinaryOp::LogAnd, kBool, std::move(e), std::move(r), loc) : std::move(r);
+    }
+    return e;
+  }
+
+  void set_mask(Stmt& s, const std::vector<int>& masks) {
+    Expr* c = s.kind == Stmt::Kind::Decl ? s.expr.get() : s.expr->args[1].get();
+    c->mask = and_masks(masks, c->loc);
+  }
+
+  Uniformity level_of(const Expr& e) {
+    // Variables created by this pass are per-thread.
+    bool fresh = false;
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef && x.index >= (int)info.vars.size()) fresh = true;
+      return !fresh;
+    });
+    return fresh ? Uniformity::Thread : info.expr(k, e);
+  }
+
+  // Lowers the statements of a block that every (non-exited) thread
+  // executes, under the current masks.
+  void uniform_block(Stmt& b, const std::vector<int>& masks) {
+    std::vector<StmtPtr> out;
+    for (auto& s : b.stmts) uniform_stmt(s, masks, out);
+    b.stmts = std::move(out);
+  }
+
+  void uniform_stmt(StmtPtr& s, const std::vector<int>& masks, std::vector<StmtPtr>& out) {
+    if (!contains_sync(*s)) { out.push_back(std::move(s)); return; }
+    switch (s->kind) {
+      case Stmt::Kind::Block:
+        uniform_block(*s, masks);
+        break;
+      case Stmt::Kind::Decl:
+      case Stmt::Kind::ExprStmt:
+        if (is_canonical_collective_stmt(*s)) set_mask(*s, masks);
+        break;
+      case Stmt::Kind::If: {
+        Uniformity u = level_of(*s->expr);
+        if (u == Uniformity::Threadgroup) {
+          uniform_block(*s->body, masks);
+          if (s->else_body) uniform_block(*s->else_body, masks);
+          break;
+        }
+        bool is_alive_guard = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
+        if (!is_alive_guard && (u == Uniformity::Thread || u == Uniformity::Simdgroup) && contains_barrier(*s)) {
+          const Stmt* bar = first_barrier(*s);
+          diags.error(bar->loc, std::string(bar->simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") +
+                                    " in divergent control flow: not every thread of the " +
+                                    (bar->simdgroup_scope ? "SIMD group" : "threadgroup") + " reaches it");
+          diags.note(s->expr->loc, std::string("the condition is ") + uniformity_name(u));
+          ok = false;
+          break;
+        }
+        if (u == Uniformity::Unknown && !contains_collective_stmt(*s)) {
+          // Only barriers, under a memory-dependent condition: leave it to the
+          // run-time check (or to the hardware, as on Metal).
+          uniform_block(*s->body, masks);
+          if (s->else_body) uniform_block(*s->else_body, masks);
+          break;
+        }
+        split_if(*s, masks, out, is_alive_guard);
+        return;
+      }
+      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+        auto it = info.loop_level.find(s.get());
+        Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
+        if (u == Uniformity::Thread || u == Uniformity::Simdgroup) {
+          diags.error(s->loc, contains_barrier(*s)
+                                  ? "threadgroup_barrier in a loop whose trip count differs between threads"
+                                  : "SIMD-group function in a loop whose trip count differs between threads is not "
+                                    "supported yet");
+          ok = false;
+          break;
+        }
+        uniform_block(*s->body, masks);
+        break;
+      }
+      default: break;
+    }
+    out.push_back(std::move(s));
+  }
+
+  static bool contains_collective_stmt(const Stmt& s) {
+    bool found = false;
+    walk_stmt_exprs(s, [&](const Expr& e) {
+      if (e.kind == Expr::Kind::Collective) found = true;
+      return !found;
+    });
+    return found;
+  }
+
+  // if (c) T else E  with a divergent c: evaluate c once into a mask, then
+  // run T's and E's pieces under it with syncs in between unconditionally.
+  void split_if(Stmt& s, const std::vector<int>& masks, std::vector<StmtPtr>& out, bool is_alive_guard) {
+    SourceLoc loc = s.loc;
+    int m;
+    if (is_alive_guard) {
+      m = alive;
+    } else {
+      m = add_var(k, "mslport_mask" + std::to_string(mask_count++), kBool, loc);
+      // Inactive threads must not evaluate the condition (it may index out
+      // of bounds for them): mask = outer && cond.
+      ExprPtr cond = std::move(s.expr);
+      if (!masks.empty()) cond = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(cond), loc);
+      out.push_back(make_decl(m, std::move(cond), loc));
+    }
+    std::vector<int> then_masks = masks;
+    if (!is_alive_guard || std::find(masks.begin(), masks.end(), alive) == masks.end()) then_masks.push_back(m);
+    split_body(*s.body, then_masks, m, false, out);
+    if (s.else_body && !s.else_body->stmts.empty()) {
+      int n = add_var(k, "mslport_mask" + std::to_string(mask_count++), kBool, loc);
+      ExprPtr ncond = make_unary(UnaryOp::Not, kBool, make_var_ref(k, m, loc), loc);
+      if (!masks.empty()) ncond = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(ncond), loc);
+      out.push_back(make_decl(n, std::move(ncond), loc));
+      std::vector<int> else_masks = masks;
+      else_masks.push_back(n);
+      split_body(*s.else_body, else_masks, n, false, out);
+    }
+  }
+
+  // Emits the body's statements: runs of plain statements under
+  // `if (guard)`, sync statements unguarded (with masks).
+  void split_body(Stmt& body, const std::vector<int>& masks, int guard, bool, std::vector<StmtPtr>& out) {
+    std::vector<StmtPtr> run;
+    auto flush = [&]() {
+      if (run.empty()) return;
+      SourceLoc loc = run.front()->loc;
+      out.push_back(make_if(make_var_ref(k, guard, loc), make_block(std::move(run), loc), nullptr, loc));
+      run.clear();
+    };
+    for (auto& s : body.stmts) {
+      // Declarations must outlive the pieces they are split into.
+      if (s->kind == Stmt::Kind::Decl) {
+        k.vars[s->var].is_const = false;
+        if (s->expr && s->expr->kind == Expr::Kind::InitList) {
+          diags.error(s->loc, "array initialiser in divergent code around a SIMD-group function is not supported yet");
+          ok = false;
+          continue;
+        }
+        ExprPtr init = std::move(s->expr);
+        SourceLoc loc = s->loc;
+        int v = s->var;
+        out.insert(out.begin(), make_decl(v, nullptr, loc));
+        if (!init) continue;
+        bool collective = init->kind == Expr::Kind::Collective;
+        auto assign = make_expr_stmt(make_assign(make_var_ref(k, v, loc), std::move(init), loc));
+        if (collective) {
+          flush();
+          set_mask(*assign, masks);
+          out.push_back(std::move(assign));
+        } else {
+          run.push_back(std::move(assign));
+        }
+        continue;
+      }
+      if (!contains_sync(*s)) { run.push_back(std::move(s)); continue; }
+      flush();
+      switch (s->kind) {
+        case Stmt::Kind::ExprStmt:
+          set_mask(*s, masks);
+          out.push_back(std::move(s));
+          break;
+        case Stmt::Kind::Barrier:
+          out.push_back(std::move(s));
+          break;
+        case Stmt::Kind::Block:
+          split_body(*s, masks, guard, false, out);
+          break;
+        case Stmt::Kind::If: {
+          // Nested conditions are divergent too: the active set is already a subset.
+          std::vector<StmtPtr> tmp;
+          bool nested_alive = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
+          split_if(*s, masks, out, nested_alive);
+          break;
+        }
+        default: {
+          // A uniform loop inside a divergent region: iterate for every thread,
+          // body under the mask.
+          auto it = info.loop_level.find(s.get());
+          Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
+          if (u != Uniformity::Threadgroup || contains_return(*s)) {
+            diags.error(s->loc, "loop containing a SIMD-group function or barrier inside divergent control flow is "
+                                "not supported yet");
+            ok = false;
+            break;
+          }
+          std::vector<StmtPtr> inner;
+          split_body(*s->body, masks, guard, false, inner);
+          s->body->stmts = std::move(inner);
+          out.push_back(std::move(s));
+          break;
+        }
+      }
+    }
+    flush();
+  }
+};
+}  // namespace
+
+bool predicate_sync(Kernel& k, int alive_var, DiagEngine& diags) {
+  if (!k.body || !contains_sync(*k.body)) return true;
+  Predicator p{k, alive_var, diags, analyze_uniformity(k)};
+  std::vector<int> masks;
+  if (alive_var >= 0) masks.push_back(alive_var);
+  p.uniform_block(*k.body, masks);
+  return p.ok;
+}
+}  // namespace mslport::passes

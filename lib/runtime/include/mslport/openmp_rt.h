@@ -1,0 +1,434 @@
+// Support header for C++/OpenMP code emitted by mslport: Metal's vector,
+// half and bfloat types, Metal's math functions, thread geometry and the
+// SIMD-group collectives over 32-lane groups. Header-only so an emitted
+// .cpp builds with `c++ -std=c++17 -O2 -fopenmp -I$(mslport --include-dir)`.
+#ifndef MSLPORT_OPENMP_RT_H
+#define MSLPORT_OPENMP_RT_H
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mslport/kernel_abi.h"
+
+namespace mslport {
+
+constexpr uint32_t kSimdWidth = 32;         // Apple GPUs: 32 lanes per SIMD group
+constexpr uint32_t kMaxThreads = 1024;      // Metal's max threads per threadgroup
+
+// ------------------------------------------------------------------ bfloat --
+// Stored as the upper 16 bits of an IEEE float; converts with
+// round-to-nearest-even like Metal.
+struct bfloat {
+  uint16_t bits;
+  bfloat() = default;
+  bfloat(float f) {  // NOLINT: implicit like Metal's conversions
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+      bits = uint16_t((u >> 16) | 0x40u);  // quiet NaN
+    } else {
+      u += 0x7fffu + ((u >> 16) & 1u);
+      bits = uint16_t(u >> 16);
+    }
+  }
+  operator float() const {
+    uint32_t u = uint32_t(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+static_assert(sizeof(bfloat) == 2, "bfloat must be 2 bytes");
+
+// ------------------------------------------------------------------ half --
+using half = _Float16;
+
+// --------------------------------------------------------------- vectors --
+template <class T, int N> struct vec;
+template <class T> struct vec<T, 2> {
+  T x, y;
+  T& operator[](int i) { return (&x)[i]; }
+  const T& operator[](int i) const { return (&x)[i]; }
+};
+template <class T> struct alignas(4 * sizeof(T)) vec<T, 3> {
+  T x, y, z;
+  T& operator[](int i) { return (&x)[i]; }
+  const T& operator[](int i) const { return (&x)[i]; }
+};
+template <class T> struct alignas(4 * sizeof(T)) vec<T, 4> {
+  T x, y, z, w;
+  T& operator[](int i) { return (&x)[i]; }
+  const T& operator[](int i) const { return (&x)[i]; }
+};
+
+template <class T> struct is_vec : std::false_type {};
+template <class T, int N> struct is_vec<vec<T, N>> : std::true_type {};
+
+#define MSLPORT_VEC_BINOP(op)                                                                  \
+  template <class T, int N> vec<T, N> operator op(const vec<T, N>& a, const vec<T, N>& b) {    \
+    vec<T, N> r;                                                                               \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op b[i];                                           \
+    return r;                                                                                  \
+  }                                                                                            \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
+  vec<T, N> operator op(const vec<T, N>& a, S b) {                                             \
+    vec<T, N> r;                                                                               \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op T(b);                                           \
+    return r;                                                                                  \
+  }                                                                                            \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
+  vec<T, N> operator op(S a, const vec<T, N>& b) {                                             \
+    vec<T, N> r;                                                                               \
+    for (int i = 0; i < N; ++i) r[i] = T(a) op b[i];                                           \
+    return r;                                                                                  \
+  }                                                                                            \
+  template <class T, int N> vec<T, N>& operator op##=(vec<T, N>& a, const vec<T, N>& b) {      \
+    a = a op b;                                                                                \
+    return a;                                                                                  \
+  }                                                                                            \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
+  vec<T, N>& operator op##=(vec<T, N>& a, S b) {                                               \
+    a = a op b;                                                                                \
+    return a;                                                                                  \
+  }
+MSLPORT_VEC_BINOP(+)
+MSLPORT_VEC_BINOP(-)
+MSLPORT_VEC_BINOP(*)
+MSLPORT_VEC_BINOP(/)
+MSLPORT_VEC_BINOP(%)
+MSLPORT_VEC_BINOP(&)
+MSLPORT_VEC_BINOP(|)
+MSLPORT_VEC_BINOP(^)
+MSLPORT_VEC_BINOP(<<)
+MSLPORT_VEC_BINOP(>>)
+#undef MSLPORT_VEC_BINOP
+
+template <class T, int N> vec<T, N> operator-(const vec<T, N>& a) {
+  vec<T, N> r;
+  for (int i = 0; i < N; ++i) r[i] = -a[i];
+  return r;
+}
+
+// float4(a, b.xy, c): flattens scalars and vectors in order.
+namespace detail {
+template <class T, int N, class S> std::enable_if_t<std::is_arithmetic_v<S> || std::is_same_v<S, bfloat> || std::is_same_v<S, half>>
+put(vec<T, N>& r, int& i, S v) { r[i++] = T(v); }
+template <class T, int N, class S, int M> void put(vec<T, N>& r, int& i, const vec<S, M>& v) {
+  for (int j = 0; j < M; ++j) r[i++] = T(v[j]);
+}
+}  // namespace detail
+template <class V, class... A> V make_vec(const A&... a) {
+  V r{};
+  int i = 0;
+  (detail::put(r, i, a), ...);
+  if (sizeof...(A) == 1 && i == 1)  // float4(x) splats
+    for (int j = 1; j < (int)(sizeof(V) / sizeof(r.x)) && j < 4; ++j) r[j] = r[0];
+  return r;
+}
+template <int... C, class T, int N> vec<T, (int)sizeof...(C)> swizzle(const vec<T, N>& v) {
+  return vec<T, (int)sizeof...(C)>{v[C]...};
+}
+template <class To, class T, int N> To convert(const vec<T, N>& v) {
+  To r{};
+  for (int i = 0; i < N; ++i) r[i] = decltype(r.x)(v[i]);
+  return r;
+}
+template <class To, class From> To as_type(const From& f) {
+  static_assert(sizeof(To) == sizeof(From), "as_type needs equal sizes");
+  To t;
+  std::memcpy(&t, &f, sizeof(To));
+  return t;
+}
+
+// ------------------------------------------------------------ Metal math --
+// Metal compiles with fast math by default; these use the plain libm
+// functions (at least as accurate), so golden tolerances cover both.
+namespace msl {
+#define MSLPORT_UNARY(name, expr)                                                       \
+  inline float name(float x) { return expr; }                                           \
+  template <int N> vec<float, N> name(const vec<float, N>& v) {                          \
+    vec<float, N> r;                                                                    \
+    for (int i = 0; i < N; ++i) r[i] = name(v[i]);                                      \
+    return r;                                                                           \
+  }
+MSLPORT_UNARY(exp, std::exp(x))
+MSLPORT_UNARY(exp2, std::exp2(x))
+MSLPORT_UNARY(log, std::log(x))
+MSLPORT_UNARY(log2, std::log2(x))
+MSLPORT_UNARY(sqrt, std::sqrt(x))
+MSLPORT_UNARY(rsqrt, 1.0f / std::sqrt(x))
+MSLPORT_UNARY(fabs, std::fabs(x))
+MSLPORT_UNARY(floor, std::floor(x))
+MSLPORT_UNARY(ceil, std::ceil(x))
+MSLPORT_UNARY(round, std::round(x))
+MSLPORT_UNARY(rint, std::rint(x))
+MSLPORT_UNARY(trunc, std::trunc(x))
+MSLPORT_UNARY(sin, std::sin(x))
+MSLPORT_UNARY(cos, std::cos(x))
+MSLPORT_UNARY(tan, std::tan(x))
+MSLPORT_UNARY(tanh, std::tanh(x))
+MSLPORT_UNARY(fract, x - std::floor(x))
+MSLPORT_UNARY(saturate, std::min(std::max(x, 0.0f), 1.0f))
+MSLPORT_UNARY(sign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f))
+#undef MSLPORT_UNARY
+inline int32_t abs(int32_t x) { return x < 0 ? -x : x; }
+inline float abs(float x) { return std::fabs(x); }
+template <int N> vec<float, N> abs(const vec<float, N>& v) { return fabs(v); }
+inline bool isnan(float x) { return std::isnan(x); }
+inline bool isinf(float x) { return std::isinf(x); }
+inline bool isfinite(float x) { return std::isfinite(x); }
+inline float pow(float x, float y) { return std::pow(x, y); }
+inline float powr(float x, float y) { return std::pow(x, y); }
+inline float fmod(float x, float y) { return std::fmod(x, y); }
+inline float fma(float a, float b, float c) { return std::fma(a, b, c); }
+inline float fmin(float a, float b) { return std::fmin(a, b); }
+inline float fmax(float a, float b) { return std::fmax(a, b); }
+template <class T> T min(T a, T b) { return b < a ? b : a; }
+template <class T> T max(T a, T b) { return a < b ? b : a; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+template <class T> T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+template <class T> T select(T a, T b, bool c) { return c ? b : a; }
+inline float mix(float a, float b, float t) { return a + (b - a) * t; }
+template <class T, int N> T dot(const vec<T, N>& a, const vec<T, N>& b) {
+  T s = T(0);
+  for (int i = 0; i < N; ++i) s += a[i] * b[i];
+  return s;
+}
+template <int N> vec<float, N> fma(const vec<float, N>& a, const vec<float, N>& b, const vec<float, N>& c) {
+  vec<float, N> r;
+  for (int i = 0; i < N; ++i) r[i] = std::fma(a[i], b[i], c[i]);
+  return r;
+}
+template <class T, int N> vec<T, N> max(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r;
+  for (int i = 0; i < N; ++i) r[i] = max(a[i], b[i]);
+  return r;
+}
+template <class T, int N> vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<T, N> r;
+  for (int i = 0; i < N; ++i) r[i] = min(a[i], b[i]);
+  return r;
+}
+// precise:: asks for correctly rounded-ish results: libm already is.
+namespace precise {
+using msl::cos;
+using msl::exp;
+using msl::exp2;
+using msl::log;
+using msl::log2;
+using msl::rsqrt;
+using msl::sin;
+using msl::sqrt;
+using msl::tan;
+using msl::tanh;
+using msl::pow;
+}  // namespace precise
+}  // namespace msl
+
+// -------------------------------------------------------- thread geometry --
+// One threadgroup's view of the dispatch; edge threadgroups of Metal's
+// dispatchThreads are partial, and threads_per_threadgroup says so.
+struct Geometry {
+  vec<uint32_t, 3> tg_pos;      // threadgroup_position_in_grid
+  vec<uint32_t, 3> tg_size;     // threads_per_threadgroup (this threadgroup's real size)
+  vec<uint32_t, 3> full_size;   // dispatch_threads_per_threadgroup
+  vec<uint32_t, 3> ngroups;     // threadgroups_per_grid
+  vec<uint32_t, 3> grid;        // threads_per_grid
+  uint32_t nthreads;            // tg_size.x * tg_size.y * tg_size.z
+
+  Geometry(const mslport_dispatch& d, uint64_t linear_group) {
+    for (int i = 0; i < 3; ++i) {
+      ngroups[i] = d.threadgroups[i];
+      full_size[i] = d.threads_per_tg[i];
+      grid[i] = d.grid_threads[i];
+    }
+    tg_pos.x = uint32_t(linear_group % ngroups.x);
+    tg_pos.y = uint32_t((linear_group / ngroups.x) % ngroups.y);
+    tg_pos.z = uint32_t(linear_group / (uint64_t(ngroups.x) * ngroups.y));
+    for (int i = 0; i < 3; ++i) {
+      uint64_t start = uint64_t(tg_pos[i]) * full_size[i];
+      uint64_t left = grid[i] > start ? grid[i] - start : 0;
+      tg_size[i] = uint32_t(std::min<uint64_t>(full_size[i], left));
+    }
+    nthreads = tg_size.x * tg_size.y * tg_size.z;
+  }
+  vec<uint32_t, 3> local_pos(uint32_t wi) const {
+    return {wi % tg_size.x, (wi / tg_size.x) % tg_size.y, wi / (tg_size.x * tg_size.y)};
+  }
+  vec<uint32_t, 3> grid_pos(uint32_t wi) const {
+    vec<uint32_t, 3> l = local_pos(wi);
+    return {tg_pos.x * full_size.x + l.x, tg_pos.y * full_size.y + l.y, tg_pos.z * full_size.z + l.z};
+  }
+};
+
+inline uint64_t group_count(const mslport_dispatch& d) {
+  return uint64_t(d.threadgroups[0]) * d.threadgroups[1] * d.threadgroups[2];
+}
+
+// Rejects geometry Metal would reject, before any thread runs.
+inline void validate_dispatch(const mslport_dispatch& d) {
+  uint64_t t = uint64_t(d.threads_per_tg[0]) * d.threads_per_tg[1] * d.threads_per_tg[2];
+  if (t == 0 || t > kMaxThreads)
+    throw std::runtime_error("threads per threadgroup must be 1.." + std::to_string(kMaxThreads) + ", got " +
+                             std::to_string(t));
+  for (int i = 0; i < 3; ++i) {
+    if (uint64_t(d.grid_threads[i]) > uint64_t(d.threadgroups[i]) * d.threads_per_tg[i])
+      throw std::runtime_error("grid larger than threadgroups x threads per threadgroup");
+  }
+}
+
+// ------------------------------------------------------------- errors --
+// First error raised by any threadgroup; OpenMP regions cannot throw, so
+// threadgroups record it here and the entry point rethrows after the loop.
+class ErrorSlot {
+ public:
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  void set(const std::string& msg) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!failed_) {
+      msg_ = msg;
+      failed_.store(true);
+    }
+  }
+  void rethrow() const {
+    if (failed_) throw std::runtime_error(msg_);
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  std::mutex mu_;
+  std::string msg_;
+};
+
+inline std::string divergence_message(const char* where, const Geometry& g) {
+  return std::string(where) + ": barrier or SIMD-group function reached in divergent control flow: threads of " +
+         "threadgroup (" + std::to_string(g.tg_pos.x) + "," + std::to_string(g.tg_pos.y) + "," +
+         std::to_string(g.tg_pos.z) + ") disagree on the condition";
+}
+
+template <class T> T* require_buffer(const mslport_args* a, int index, const char* name) {
+  if (!a->buffers[index])
+    throw std::runtime_error(std::string("buffer(") + std::to_string(index) + ") '" + name + "' is not bound");
+  return static_cast<T*>(a->buffers[index]);
+}
+
+// Dynamic threadgroup memory, one block per OpenMP thread, reused by every
+// threadgroup that thread runs.
+class ThreadgroupMemory {
+ public:
+  explicit ThreadgroupMemory(uint32_t bytes) : storage_((bytes + 63) / 64 + 1) {}
+  void* data() { return storage_.data(); }
+
+ private:
+  struct alignas(64) Line { unsigned char b[64]; };
+  std::vector<Line> storage_;
+};
+
+// ------------------------------------------------------ SIMD collectives --
+// Each collective works on arrays indexed by the thread's linear index in
+// its threadgroup: lanes [32g, 32g+32) form SIMD group g (the last one may be
+// partial). Only lanes with act[] set take part (Metal's active lanes).
+enum class Reduce { Sum, Product, Max, Min, And, Or, Xor };
+
+template <class T> T reduce_identity(Reduce op) {
+  switch (op) {
+    case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
+    case Reduce::Product: return T(1);
+    case Reduce::Max: return std::numeric_limits<T>::lowest();
+    case Reduce::Min: return std::numeric_limits<T>::max();
+    case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+  }
+  return T(0);
+}
+template <class T> T reduce_combine(Reduce op, T a, T b) {
+  switch (op) {
+    case Reduce::Sum: return a + b;
+    case Reduce::Product: return a * b;
+    case Reduce::Max: return msl::max(a, b);
+    case Reduce::Min: return msl::min(a, b);
+    case Reduce::And: if constexpr (std::is_integral_v<T>) return a & b; else return a;
+    case Reduce::Or: if constexpr (std::is_integral_v<T>) return a | b; else return a;
+    case Reduce::Xor: if constexpr (std::is_integral_v<T>) return a ^ b; else return a;
+  }
+  return a;
+}
+
+template <class T> void simd_reduce(Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
+  for (uint32_t base = 0; base < n; base += kSimdWidth) {
+    uint32_t end = std::min(n, base + kSimdWidth);
+    T acc = reduce_identity<T>(op);
+    bool any = false;
+    for (uint32_t l = base; l < end; ++l)
+      if (act[l]) { acc = any ? reduce_combine(op, acc, in[l]) : in[l]; any = true; }
+    for (uint32_t l = base; l < end; ++l) out[l] = acc;
+  }
+}
+// Inclusive / exclusive prefix over the active lanes, in lane order.
+template <class T> void simd_prefix_sum(bool inclusive, const T* in, const bool* act, uint32_t n, T* out) {
+  for (uint32_t base = 0; base < n; base += kSimdWidth) {
+    uint32_t end = std::min(n, base + kSimdWidth);
+    T acc = T(0);
+    for (uint32_t l = base; l < end; ++l) {
+      if (!act[l]) continue;
+      if (inclusive) { acc = acc + in[l]; out[l] = acc; }
+      else { out[l] = acc; acc = acc + in[l]; }
+    }
+  }
+}
+enum class Shuffle { Index, Down, Up, Xor, Broadcast, BroadcastFirst };
+// Reads the source lane's value; a source outside the SIMD group leaves the
+// lane's own value (Metal: "the lower/upper delta lanes are unchanged").
+template <class T> void simd_shuffle(Shuffle kind, const T* in, const uint32_t* arg, const bool* act, uint32_t n,
+                                     T* out) {
+  for (uint32_t base = 0; base < n; base += kSimdWidth) {
+    uint32_t end = std::min(n, base + kSimdWidth);
+    uint32_t first = end;
+    for (uint32_t l = base; l < end; ++l) if (act[l]) { first = l; break; }
+    for (uint32_t l = base; l < end; ++l) {
+      if (!act[l]) continue;
+      int64_t lane = l - base, src = lane;
+      switch (kind) {
+        case Shuffle::Index: case Shuffle::Broadcast: src = arg[l]; break;
+        case Shuffle::Down: src = lane + arg[l]; break;
+        case Shuffle::Up: src = lane - int64_t(arg[l]); break;
+        case Shuffle::Xor: src = lane ^ arg[l]; break;
+        case Shuffle::BroadcastFirst: src = int64_t(first) - base; break;
+      }
+      out[l] = (src >= 0 && base + src < end) ? in[base + src] : in[l];
+    }
+  }
+}
+inline void simd_vote(bool all, const bool* in, const bool* act, uint32_t n, bool* out) {
+  for (uint32_t base = 0; base < n; base += kSimdWidth) {
+    uint32_t end = std::min(n, base + kSimdWidth);
+    bool acc = all;
+    for (uint32_t l = base; l < end; ++l)
+      if (act[l]) acc = all ? (acc && in[l]) : (acc || in[l]);
+    for (uint32_t l = base; l < end; ++l) out[l] = acc;
+  }
+}
+inline void simd_ballot(const bool* in, const bool* act, uint32_t n, uint64_t* out) {
+  for (uint32_t base = 0; base < n; base += kSimdWidth) {
+    uint32_t end = std::min(n, base + kSimdWidth);
+    uint64_t bits = 0;
+    for (uint32_t l = base; l < end; ++l)
+      if (act[l] && in[l]) bits |= uint64_t(1) << (l - base);
+    for (uint32_t l = base; l < end; ++l) out[l] = bits;
+  }
+}
+
+}  // namespace mslport
+
+#endif

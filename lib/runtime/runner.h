@@ -1,0 +1,119 @@
+// The validation runtime: loads golden cases, runs emitted kernels on a
+// target (OpenMP module or OpenCL program), compares, reports. No libclang.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mslport::runtime {
+
+struct DispatchSpec {
+  bool dispatch_threads = false;       // Metal dispatchThreads (non-uniform)
+  std::array<uint32_t, 3> threadgroups{1, 1, 1};   // derived for dispatch_threads
+  std::array<uint32_t, 3> threads_per_threadgroup{1, 1, 1};
+  std::array<uint32_t, 3> grid_threads{1, 1, 1};   // threadgroups*tptg unless dispatch_threads
+};
+
+enum class Access { Read, Write, ReadWrite };
+
+struct BufferSpec {
+  int index = -1;
+  std::string name;
+  Access access = Access::Read;
+  std::string data_path;      // absolute; empty for Write
+  std::string expected_path;  // absolute; empty for Read
+  double atol = 0, rtol = 0;
+  std::string tolerance_note;
+  // Optional "compare_as" of case.json: "" (by dtype), "exact", "bfloat16" or
+  // "float16" (see runtime/compare.h). bf16 outputs stored as <u2 compare
+  // exactly unless a case sets "bfloat16".
+  std::string compare_as;
+};
+
+struct ThreadgroupMemorySpec {
+  int index = 0;
+  uint32_t bytes = 0;
+};
+
+struct GoldenCase {
+  std::string kernel;
+  std::string name;       // case name
+  std::string dir;        // directory holding case.json
+  std::string description;
+  DispatchSpec dispatch;
+  std::vector<BufferSpec> buffers;
+  std::vector<ThreadgroupMemorySpec> threadgroup_memory;
+};
+
+struct LoadError {
+  std::string file;     // the case.json (or .npy) at fault
+  std::string message;  // names the field
+};
+
+// Loads every golden/<kernel>/<case>/case.json under root. A malformed case is
+// reported in errors (file + field) and skipped; the others still load.
+std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<LoadError>* errors);
+
+struct CaseResult {
+  std::string kernel;
+  std::string case_name;
+  std::string target;   // "openmp" | "opencl"
+  std::string status;   // "pass" | "fail" | "error" | "not_covered"
+  double max_abs_err = 0;
+  double max_rel_err = 0;
+  std::string message;  // why it failed / errored
+};
+
+// One compiled set of kernels on one target.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual std::string target() const = 0;
+  virtual bool has_kernel(const std::string& name) const = 0;
+  // Poisons write-only outputs, runs, compares every output.
+  virtual CaseResult run(const GoldenCase& c) = 0;
+};
+
+// Compiles an emitted .cpp into a shared object under build_dir
+// (c++ -std=c++17 -O2 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE) and
+// dlopens it. On failure returns nullptr and the compiler's message.
+std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
+                                             std::string* error);
+
+// Builds an emitted .cl on the first OpenCL platform whose name contains
+// platform_filter (case-insensitive; empty = first platform with a device).
+std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
+                                              const std::string& platform_filter, std::string* error);
+
+struct OpenClOptions {
+  // Builds with "-cl-std=CL1.2"; fast math (-cl-fast-relaxed-math) stays off
+  // unless asked for. extra_build_options is appended verbatim.
+  bool fast_math = false;
+  std::string extra_build_options;
+};
+std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
+                                              const std::string& platform_filter, std::string* error,
+                                              const OpenClOptions& options);
+
+// Runs every case (optionally only kernels in kernel_filter) on every
+// executor group; a case whose kernel no executor of a target has is
+// "not_covered" for that target.
+std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases,
+                                  const std::vector<std::string>& targets,
+                                  const std::vector<Executor*>& executors,
+                                  const std::vector<std::string>& kernel_filter);
+
+// Table (kernel, case, target, status, max abs / rel error), then the message
+// of every result that did not pass, then (only when either is nonzero) a line
+// "N errors, N not covered", and last the line "N passed, N failed".
+std::string format_table(const std::vector<CaseResult>& results);
+// {"results":[{"kernel","case","target","status","max_abs_err","max_rel_err",
+//               "message" (only when non-empty)}],
+//  "summary":{"passed","failed","errors","not_covered"}}
+// Non-finite errors (a NaN where a number was expected) are written as null.
+std::string format_json(const std::vector<CaseResult>& results);
+
+}  // namespace mslport::runtime

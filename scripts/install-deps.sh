@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs every dependency mslport needs, from Debian 12 packages only.
+# This list is the one place dependencies are named.
+set -euo pipefail
+PACKAGES=(
+  build-essential cmake git diffutils
+  libclang-19-dev llvm-19-dev      # front end: libclang's C API
+  llvm-19-tools                    # FileCheck + lit for the diagnostics tests
+  libfmt-dev libcli11-dev nlohmann-json3-dev
+  googletest libgtest-dev
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo   # OpenCL on the CPU
+  python3-numpy                    # golden/gen: float64 reference implementations
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job: install dependencies, build, translate every kernel and check
+# it against its golden cases on both targets (C++/OpenMP and OpenCL/PoCL).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+CORPUS=../shared/corpus
+status=0
+echo "== mslport check: the user's corpus (first slice) =="
+./build/tool/mslport check --target all \
+  --src "$CORPUS/moe_post_ops.metal" "$CORPUS/fused_norm_ops.metal" "$CORPUS/moe_gate.metal" || status=1
+echo "== mslport check: metal_src/ =="
+./build/tool/mslport check --target all --src metal_src || status=1
+exit $status

@@ -1,0 +1,58 @@
+// Parses a Metal snippet for pass tests.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "front/parse_metal.h"
+#include "ir/ir.h"
+#include "test_support.h"
+
+namespace mslport::testing {
+
+inline const char* kPrelude = "#include <metal_stdlib>\nusing namespace metal;\n";
+
+inline ir::Module parse_or_die(const std::string& body, const std::string& name = "snippet.metal") {
+  std::string path = write_temp_file(name, std::string(kPrelude) + body);
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  std::string rendered;
+  for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
+  EXPECT_TRUE(m.has_value()) << rendered;
+  EXPECT_FALSE(diags.has_errors()) << rendered;
+  return m ? std::move(*m) : ir::Module{};
+}
+
+// Counts statements / expressions of a kind.
+inline int count_stmts(const ir::Stmt& s, ir::Stmt::Kind kind) {
+  int n = 0;
+  ir::walk_stmts(s, [&](const ir::Stmt& x) {
+    if (x.kind == kind) ++n;
+    return true;
+  });
+  return n;
+}
+inline int count_exprs(const ir::Stmt& s, ir::Expr::Kind kind) {
+  int n = 0;
+  ir::walk_stmt_exprs(s, [&](const ir::Expr& e) {
+    if (e.kind == kind) ++n;
+    return true;
+  });
+  return n;
+}
+inline int find_var(const ir::Kernel& k, const std::string& name) {
+  for (size_t i = 0; i < k.vars.size(); ++i)
+    if (k.vars[i].name == name) return (int)i;
+  return -1;
+}
+// Top-level statement holding a collective, or nullptr.
+inline const ir::Expr* find_collective(const ir::Stmt& s) {
+  const ir::Expr* found = nullptr;
+  ir::walk_stmt_exprs(s, [&](const ir::Expr& e) {
+    if (!found && e.kind == ir::Expr::Kind::Collective) found = &e;
+    return true;
+  });
+  return found;
+}
+
+}  // namespace mslport::testing

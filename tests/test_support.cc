@@ -1,0 +1,16 @@
+#include "test_support.h"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace mslport::testing {
+std::string write_temp_file(const std::string& name, const std::string& text) {
+  std::filesystem::path dir = std::filesystem::path(MSLPORT_BINARY_DIR) / "test_tmp" / std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  auto p = dir / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+std::string source_path(const std::string& rel) { return std::string(MSLPORT_SOURCE_DIR) + "/" + rel; }
+}  // namespace mslport::testing

@@ -1,0 +1,10 @@
+// Small helpers shared by the unit tests.
+#pragma once
+#include <string>
+
+namespace mslport::testing {
+// Writes `text` to a fresh file under the build tree and returns its path.
+std::string write_temp_file(const std::string& name, const std::string& text);
+// Absolute path of a file in the source tree.
+std::string source_path(const std::string& rel);
+}  // namespace mslport::testing

@@ -1,0 +1,46 @@
+// The `mslport` subcommands. Each returns the process exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/diagnostics.h"
+
+namespace mslport::tool {
+
+extern const char* const kVersion;
+
+// Everything the backends produce for one .metal file.
+struct Translation {
+  std::string source;        // the .metal path
+  std::string stem;          // file name without .metal
+  std::string cpp, header;   // OpenMP backend
+  std::string cl, bindings;  // OpenCL backend
+};
+
+enum class Target { OpenMP, OpenCL, All };
+
+// Front end + both (or one) backends, in memory. Diagnostics go to diags.
+bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
+                    Translation* out);
+
+// Expands directories to the .metal files inside them (sorted).
+std::vector<std::string> expand_sources(const std::vector<std::string>& paths, std::string* error);
+
+struct CheckOptions {
+  std::vector<std::string> sources;
+  std::string golden_dir = "golden";
+  std::string target = "all";
+  std::string platform;
+  std::string format = "table";
+  std::string work_dir;
+  std::vector<std::string> kernels;
+};
+
+int run_translate(const std::string& file, const std::string& target, const std::string& output, bool line_directives);
+int run_ir(const std::string& file, const std::string& kernel);
+int run_check(const CheckOptions& options);
+int run_regen(const std::vector<std::string>& sources, const std::string& targets_dir, bool line_directives);
+int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir);
+
+}  // namespace mslport::tool

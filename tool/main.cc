@@ -1,0 +1,79 @@
+// mslport: ports Metal compute kernels to C++/OpenMP and OpenCL C and
+// proves the ports against golden outputs.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands.h"
+
+using namespace mslport::tool;
+
+int main(int argc, char** argv) {
+  CLI::App app{"mslport " + std::string(kVersion) +
+               ": port Metal (MSL) compute kernels to C++/OpenMP and OpenCL C, and check them against golden outputs"};
+  app.require_subcommand(0, 1);
+  bool show_include_dir = false, show_version = false;
+  app.add_flag("--include-dir", show_include_dir, "Print the directory of the runtime header emitted C++ includes");
+  app.add_flag("--version", show_version, "Print the version");
+
+  std::string file, target = "openmp", output, kernel;
+  bool line_directives = false;
+  auto* translate = app.add_subcommand("translate", "Translate one .metal file for one target");
+  translate->add_option("file", file, "The .metal file")->required()->check(CLI::ExistingFile);
+  translate->add_option("--target", target, "openmp or opencl")->check(CLI::IsMember({"openmp", "opencl"}));
+  translate->add_option("-o,--output", output, "Output path (default: stdout). openmp also writes PATH.h; "
+                                                "opencl also writes PATH.bindings.json");
+  translate->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
+
+  auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file");
+  ir->add_option("file", file, "The .metal file")->required()->check(CLI::ExistingFile);
+  ir->add_option("--kernel", kernel, "Only this kernel");
+
+  CheckOptions check_opt;
+  auto* check = app.add_subcommand("check", "Run every golden case on the emitted kernels and compare");
+  check->add_option("--src", check_opt.sources, "Sources: .metal files or directories (default: metal_src/)");
+  check->add_option("--golden", check_opt.golden_dir, "Golden cases directory")->capture_default_str();
+  check->add_option("--target", check_opt.target, "openmp, opencl or all")->capture_default_str();
+  check->add_option("--platform", check_opt.platform, "OpenCL platform name substring (default: first platform)");
+  check->add_option("--kernel", check_opt.kernels, "Only these kernels");
+  check->add_option("--format", check_opt.format, "table or json")->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  check->add_option("--work-dir", check_opt.work_dir, "Where emitted code is built (default: a temp dir)");
+
+  std::vector<std::string> regen_src;
+  std::string targets_dir = "targets";
+  auto* regen = app.add_subcommand("regen", "Regenerate targets/ from metal_src/ (all-or-nothing, atomic writes)");
+  regen->add_option("sources", regen_src, "Sources (default: metal_src/)");
+  regen->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
+  regen->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
+
+  auto* diff = app.add_subcommand("diff", "Compare what regen would write with targets/ (exit 1 on drift)");
+  diff->add_option("sources", regen_src, "Sources (default: metal_src/)");
+  diff->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (show_version) {
+    std::cout << "mslport " << kVersion << "\n";
+    return 0;
+  }
+  if (show_include_dir) {
+    std::cout << MSLPORT_INCLUDE_DIR << "\n";
+    return 0;
+  }
+  if (*translate) return run_translate(file, target, output, line_directives);
+  if (*ir) return run_ir(file, kernel);
+  if (*check) {
+    if (check_opt.sources.empty()) check_opt.sources = {"metal_src"};
+    return run_check(check_opt);
+  }
+  if (*regen) {
+    if (regen_src.empty()) regen_src = {"metal_src"};
+    return run_regen(regen_src, targets_dir, line_directives);
+  }
+  if (*diff) {
+    if (regen_src.empty()) regen_src = {"metal_src"};
+    return run_diff(regen_src, targets_dir);
+  }
+  std::cout << app.help();
+  return 0;
+}
