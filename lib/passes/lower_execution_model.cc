@@ -3,6 +3,7 @@
 #include "ir/verifier.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
+#include "passes/lockstep_barriers.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
 #include "passes/uniformity.h"
@@ -77,6 +78,9 @@ bool lower_execution_model(Module& m, Kernel& k, DiagEngine& diags, const LowerO
   // since both work statement by statement.
   if (!hoist_collectives(k, diags)) return false;
   int alive = eliminate_returns(k);
+  // Before predicate_sync, which splits `if (alive)` blocks at the barriers
+  // this inserts.
+  insert_lockstep_barriers(k);
   if (!predicate_sync(k, alive, diags)) return false;
   if (!verify_kernel(m, k, diags)) return false;
   return verify_sync_placement(k, diags);

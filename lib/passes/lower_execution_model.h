@@ -15,7 +15,7 @@ struct LowerOptions {
 };
 
 // Runs, in order: verify, hoist_collectives, eliminate_returns,
-// predicate_sync, verify_sync_placement. Returns false on errors.
+// insert_lockstep_barriers, predicate_sync, verify_sync_placement. Returns false on errors.
 bool lower_execution_model(ir::Module& m, ir::Kernel& k, DiagEngine& diags, const LowerOptions& options = {});
 
 }  // namespace mslport::passes

@@ -111,12 +111,8 @@ struct Predicator {
         auto it = info.loop_level.find(s.get());
         Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
         if (u == Uniformity::Thread || u == Uniformity::Simdgroup) {
-          diags.error(s->loc, contains_barrier(*s)
-                                  ? "threadgroup_barrier in a loop whose trip count differs between threads"
-                                  : "SIMD-group function in a loop whose trip count differs between threads is not "
-                                    "supported yet");
-          ok = false;
-          break;
+          predicate_loop(*s, masks, out);
+          return;
         }
         uniform_block(*s->body, masks);
         break;
@@ -162,6 +158,78 @@ struct Predicator {
       else_masks.push_back(n);
       split_body(*s.else_body, else_masks, n, false, out);
     }
+  }
+
+  static bool has_loop_exit(const Stmt& s, bool nested) {
+    switch (s.kind) {
+      case Stmt::Kind::Break: case Stmt::Kind::Continue: return !nested;
+      case Stmt::Kind::Return: return true;
+      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
+        return has_loop_exit(*s.body, true);
+      default: break;
+    }
+    for (auto& c : s.stmts) if (has_loop_exit(*c, nested)) return true;
+    if (s.body && has_loop_exit(*s.body, nested)) return true;
+    if (s.else_body && has_loop_exit(*s.else_body, nested)) return true;
+    return false;
+  }
+
+  // A loop whose trip count differs between threads, holding a collective:
+  // every thread iterates while any thread of the threadgroup still does,
+  // the body under the per-thread loop mask:
+  //   for (i = a; c; i += s) B   =>   i = a;  bool lm = c;
+  //                                   while (__mslport_threadgroup_any(lm)) {
+  //                                     [B under lm];  if (lm) { i += s; lm = c; } }
+  void predicate_loop(Stmt& loop, const std::vector<int>& masks, std::vector<StmtPtr>& out) {
+    SourceLoc loc = loop.loc;
+    if (contains_barrier(loop)) {
+      const Stmt* bar = first_barrier(loop);
+      diags.error(bar->loc, "threadgroup_barrier in a loop whose trip count differs between threads");
+      diags.note(loc, "the loop");
+      ok = false;
+      return;
+    }
+    if (has_loop_exit(*loop.body, false)) {
+      diags.error(loc, "break, continue or return in a loop whose trip count differs between threads and which "
+                       "holds a SIMD-group function is not supported yet");
+      ok = false;
+      return;
+    }
+    int guard = masks.empty() ? -1 : masks.back();
+    if (loop.init) {
+      auto init = make_block({}, loc);
+      init->stmts.push_back(std::move(loop.init));
+      if (guard < 0) {
+        for (auto& x : init->stmts) out.push_back(std::move(x));
+      } else {
+        split_body(*init, masks, guard, false, out);
+      }
+    }
+    int lm = add_var(k, "mslport_loop_mask" + std::to_string(mask_count++), kBool, loc);
+    auto cond = [&]() -> ExprPtr { return loop.expr ? loop.expr->clone() : make_bool(true, loc); };
+    ExprPtr first = loop.kind == Stmt::Kind::DoWhile ? make_bool(true, loc) : cond();
+    if (!masks.empty()) first = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(first), loc);
+    out.push_back(make_decl(lm, std::move(first), loc));
+    std::vector<int> inner = masks;
+    inner.push_back(lm);
+    std::vector<StmtPtr> body;
+    split_body(*loop.body, inner, lm, false, body);
+    std::vector<StmtPtr> tail;
+    if (loop.step) tail.push_back(make_expr_stmt(std::move(loop.step)));
+    tail.push_back(make_expr_stmt(make_assign(make_var_ref(k, lm, loc), cond(), loc)));
+    body.push_back(make_if(make_var_ref(k, lm, loc), make_block(std::move(tail), loc), nullptr, loc));
+    auto any = std::make_unique<Expr>();
+    any->kind = Expr::Kind::Call;
+    any->type = kBool;
+    any->spelling = kThreadgroupAny;
+    any->loc = loc;
+    any->args.push_back(make_var_ref(k, lm, loc));
+    auto w = std::make_unique<Stmt>();
+    w->kind = Stmt::Kind::While;
+    w->loc = loc;
+    w->expr = std::move(any);
+    w->body = make_block(std::move(body), loc);
+    out.push_back(std::move(w));
   }
 
   // Emits the body's statements: runs of plain statements under
@@ -224,8 +292,12 @@ struct Predicator {
           // body under the mask.
           auto it = info.loop_level.find(s.get());
           Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
-          if (u != Uniformity::Threadgroup || contains_return(*s)) {
-            diags.error(s->loc, "loop containing a SIMD-group function or barrier inside divergent control flow is "
+          if (u != Uniformity::Threadgroup) {
+            predicate_loop(*s, masks, out);
+            break;
+          }
+          if (contains_return(*s)) {
+            diags.error(s->loc, "return inside a loop with a SIMD-group function in divergent control flow is "
                                 "not supported yet");
             ok = false;
             break;

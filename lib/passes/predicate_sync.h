@@ -17,4 +17,8 @@ namespace mslport::passes {
 // memory contents is kept where it is (checked at run time by the CPU
 // backend). Requires hoist_collectives.
 bool predicate_sync(ir::Kernel& k, int alive_var, DiagEngine& diags);
+// Intrinsic (an ir Call with this spelling, bool(bool)): true on every thread
+// if the argument is true on any thread of the threadgroup. Backends lower
+// it; predicate_sync uses it for loops whose trip count differs.
+constexpr const char* kThreadgroupAny = "__mslport_threadgroup_any";
 }  // namespace mslport::passes

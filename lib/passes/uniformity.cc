@@ -1,5 +1,7 @@
 #include "passes/uniformity.h"
 
+#include "passes/eliminate_returns.h"
+
 namespace mslport::passes {
 
 using namespace ir;
@@ -113,6 +115,7 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
       }
     case Expr::Kind::Call:
       if (e.spelling == "__mslport_in_grid") return Uniformity::Thread;
+      if (e.spelling == "__mslport_threadgroup_any") return Uniformity::Threadgroup;
       break;
     default:
       break;
@@ -193,6 +196,9 @@ struct Analyzer {
       case Stmt::Kind::If: {
         scan_assignments(*s.expr, ctl);
         Uniformity inner = join(ctl, info.expr(k, *s.expr));
+        // eliminate_returns' `if (alive)` only leaves out threads that have
+        // returned: among the threads still running, control stays as it was.
+        if (s.expr->kind == Expr::Kind::VarRef && k.vars[s.expr->index].name == kAliveVarName) inner = ctl;
         visit(*s.body, inner, loop_exit, ret_exit);
         if (s.else_body) visit(*s.else_body, inner, loop_exit, ret_exit);
         break;

@@ -190,3 +190,33 @@ kernel void partial(device uint* out [[buffer(0)]], uint gid [[thread_position_i
   ASSERT_EQ(c.run("partial", a, 4, 32, 100), 0);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(out[i], i < 96 ? 32u : 4u) << i;
 }
+
+TEST(OpenMPBackend, CollectiveInLoopWithPerSimdgroupTripCount) {
+  // One SIMD group per row, rows strided by the number of SIMD groups: the
+  // trip count differs between SIMD groups.
+  Compiled c("rows", R"(
+kernel void rows(device const float* m [[buffer(0)]], device float* out [[buffer(1)]],
+                 constant uint& nrows [[buffer(2)]],
+                 uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]],
+                 uint nsg [[simdgroups_per_threadgroup]]) {
+  for (uint r = sg; r < nrows; r += nsg) {
+    float s = simd_sum(m[r * 32 + lane]);
+    if (lane == 0) out[r] = s;
+  }
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  uint32_t nrows = 7;
+  std::vector<float> m(nrows * 32), out(nrows, -1.0f);
+  for (size_t i = 0; i < m.size(); ++i) m[i] = float(i % 13);
+  mslport_args a{};
+  a.buffers[0] = m.data();
+  a.buffers[1] = out.data();
+  a.buffers[2] = &nrows;
+  ASSERT_EQ(c.run("rows", a, 1, 96), 0);
+  for (uint32_t r = 0; r < nrows; ++r) {
+    float want = 0;
+    for (int l = 0; l < 32; ++l) want += m[r * 32 + l];
+    EXPECT_EQ(out[r], want) << r;
+  }
+}

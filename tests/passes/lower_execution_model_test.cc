@@ -146,7 +146,7 @@ kernel void k(device float* out [[buffer(0)]], threadgroup float* sh [[threadgro
   EXPECT_TRUE(top_level_barrier);
 }
 
-TEST(PredicateSync, CollectiveInDivergentLoopIsReported) {
+TEST(PredicateSync, CollectiveInDivergentLoopIteratesWhileAnyThreadDoes) {
   auto m = parse_or_die(R"(
 kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
   float acc = 0.0f;
@@ -158,7 +158,33 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
 )");
   auto& k = m.kernels[0];
   DiagEngine diags;
+  ASSERT_TRUE(passes::lower_execution_model(m, k, diags));
+  const Stmt* loop = nullptr;
+  for (auto& s : k.body->stmts)
+    if (s->kind == Stmt::Kind::While) loop = s.get();
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->expr->kind, Expr::Kind::Call);
+  EXPECT_EQ(loop->expr->spelling, passes::kThreadgroupAny);
+  const Expr* c = find_collective(*loop->body);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(c->mask, nullptr);
+}
+
+TEST(PredicateSync, BarrierInDivergentLoopIsAnError) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]]) {
+  for (uint i = tid; i < 100u; i += 7u) {
+    sh[tid] = float(i) + simd_sum(1.0f);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+  }
+  out[tid] = sh[0];
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
   EXPECT_FALSE(passes::lower_execution_model(m, k, diags));
   ASSERT_TRUE(diags.has_errors());
   EXPECT_NE(diags.diagnostics()[0].message.find("loop whose trip count differs"), std::string::npos);
+  EXPECT_EQ(diags.diagnostics()[0].loc.line, 8);
 }

@@ -17,6 +17,7 @@
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
 #include "passes/lower_execution_model.h"
+#include "passes/predicate_sync.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -124,6 +125,15 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
 
 std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where) {
   if (plan_.tg_evaluable(k_, cond)) return ex(cond, false);
+  if (cond.kind == Expr::Kind::Call && cond.spelling == passes::kThreadgroupAny) {
+    // Any thread still iterating keeps the whole threadgroup iterating.
+    std::string c = "mslport_any" + std::to_string(counter_++);
+    line("bool " + c + " = false;");
+    open_work_item_loop({}, {cond.args[0].get()});
+    line(c + " = " + c + " || " + ex(*cond.args[0], true) + ";");
+    close_work_item_loop();
+    return c;
+  }
   std::string c = "mslport_cond" + std::to_string(counter_++);
   line("// Threads must agree on this condition (it guards a barrier or SIMD-group function).");
   line("bool " + c + " = false;");

@@ -56,7 +56,7 @@ using half = _Float16;
 
 // --------------------------------------------------------------- vectors --
 template <class T, int N> struct vec;
-template <class T> struct vec<T, 2> {
+template <class T> struct alignas(2 * sizeof(T)) vec<T, 2> {
   T x, y;
   T& operator[](int i) { return (&x)[i]; }
   const T& operator[](int i) const { return (&x)[i]; }
