@@ -78,13 +78,25 @@ class Executor {
 };
 
 // Compiles an emitted .cpp into a shared object under build_dir
-// (c++ -std=c++17 -O2 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE) and
-// dlopens it. On failure returns nullptr and the compiler's message.
+// (c++ -std=c++17 -O2 -march=native -fopenmp -shared -fPIC
+// -DMSLPORT_RUNNER_MODULE -I <dir of mslport/kernel_abi.h>) and dlopens it.
+// The .so is named <stem>-<hash>.so, the hash covering the source, the headers
+// it includes that resolve beside it or in the include dir, the compiler, the
+// flags and the CPU, so reruns reuse it. On failure returns nullptr and the
+// compiler's message. Environment: MSLPORT_CXX overrides the compiler,
+// MSLPORT_INCLUDE_DIR the include dir (both default to the build's).
+// run() forks a child per case (buffers in shared memory) so that a kernel
+// that crashes is an "error" for its case; MSLPORT_RUNNER_INPROCESS=1 runs
+// in-process instead (for debuggers). Every buffer is followed by guard bytes:
+// writing past the end, or into a "read" buffer, fails the case.
 std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
                                              std::string* error);
 
 // Builds an emitted .cl on the first OpenCL platform whose name contains
-// platform_filter (case-insensitive; empty = first platform with a device).
+// platform_filter (case-insensitive; empty = first platform with a device),
+// on that platform's first device. A build failure returns nullptr with the
+// build log. A kernel of the bindings that the program lacks, or whose
+// argument count differs, is still listed by has_kernel and errors in run().
 std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
                                               const std::string& platform_filter, std::string* error);
 

@@ -1,0 +1,45 @@
+// What every executor does around a launch: load a case's arrays, fill the
+// device buffers (inputs copied, write-only outputs poisoned with 0xFF),
+// and afterwards check them (outputs compared, inputs unchanged, nothing
+// written past the end of any buffer).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/npy.h"
+#include "runtime/runner.h"
+
+namespace mslport::runtime {
+
+constexpr uint8_t kPoisonByte = 0xFF;
+// Every buffer handed to a kernel is followed by this many guard bytes.
+constexpr size_t kGuardBytes = 256;
+constexpr uint8_t kGuardByte = 0xA5;
+
+struct HostBuffer {
+  const BufferSpec* spec = nullptr;
+  NpyArray initial;   // read / read_write
+  NpyArray expected;  // write / read_write
+  size_t bytes = 0;   // the buffer's size as the kernel sees it
+};
+
+// Loads every buffer's arrays; throws std::runtime_error naming the file.
+std::vector<HostBuffer> load_case_buffers(const GoldenCase& c);
+
+// Fills dst[0, bytes + kGuardBytes): initial contents or poison, then guard.
+void fill_buffer(const HostBuffer& b, uint8_t* dst);
+
+// Checks the buffers after a launch (`contents[i]` is buffers[i]'s memory,
+// bytes + kGuardBytes long) and sets status pass/fail, errors and message.
+void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<const uint8_t*>& contents,
+                   CaseResult* result);
+
+const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index);
+
+CaseResult make_result(const GoldenCase& c, const std::string& target);
+CaseResult error_result(const GoldenCase& c, const std::string& target, const std::string& message);
+
+}  // namespace mslport::runtime

@@ -1,0 +1,294 @@
+#include "runtime/golden_case.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "mslport/kernel_abi.h"
+#include "runtime/compare.h"
+#include "runtime/npy.h"
+
+namespace mslport::runtime {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Thrown inside the parser; carries the file and the field at fault.
+struct CaseError {
+  std::string file;
+  std::string message;
+};
+
+std::string type_name(const json& j) {
+  if (j.is_number_integer() || j.is_number_unsigned()) return "integer";
+  return j.type_name();
+}
+
+class CaseParser {
+ public:
+  CaseParser(std::string dir, std::string file) : dir_(std::move(dir)), file_(std::move(file)) {}
+
+  GoldenCase parse(const json& root) {
+    if (!root.is_object()) fail("", "the top level must be an object, got " + type_name(root));
+    GoldenCase c;
+    c.dir = dir_;
+    c.kernel = req_string(root, "kernel", "kernel");
+    c.name = req_string(root, "case", "case");
+    c.description = opt_string(root, "description", "description");
+    c.dispatch = parse_dispatch(req(root, "dispatch", "dispatch"));
+    const json& bufs = req(root, "buffers", "buffers");
+    if (!bufs.is_array()) fail("buffers", "expected an array, got " + type_name(bufs));
+    std::set<int> seen;
+    for (size_t i = 0; i < bufs.size(); ++i) {
+      BufferSpec b = parse_buffer(bufs[i], "buffers[" + std::to_string(i) + "]");
+      if (!seen.insert(b.index).second)
+        fail("buffers[" + std::to_string(i) + "].index", "buffer index " + std::to_string(b.index) + " appears twice");
+      c.buffers.push_back(std::move(b));
+    }
+    if (root.contains("threadgroup_memory")) {
+      const json& tgm = root["threadgroup_memory"];
+      if (!tgm.is_array()) fail("threadgroup_memory", "expected an array, got " + type_name(tgm));
+      std::set<int> tseen;
+      for (size_t i = 0; i < tgm.size(); ++i) {
+        std::string path = "threadgroup_memory[" + std::to_string(i) + "]";
+        const json& t = tgm[i];
+        if (!t.is_object()) fail(path, "expected an object, got " + type_name(t));
+        ThreadgroupMemorySpec s;
+        s.index = static_cast<int>(req_uint(t, "index", path + ".index", MSLPORT_MAX_BINDINGS - 1));
+        s.bytes = static_cast<uint32_t>(req_uint(t, "bytes", path + ".bytes", UINT32_MAX));
+        if (!tseen.insert(s.index).second)
+          fail(path + ".index", "threadgroup memory index " + std::to_string(s.index) + " appears twice");
+        c.threadgroup_memory.push_back(s);
+      }
+    }
+    return c;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& field, const std::string& msg) {
+    throw CaseError{file_, field.empty() ? msg : "field '" + field + "': " + msg};
+  }
+
+  const json& req(const json& obj, const char* key, const std::string& path) {
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(path, "missing");
+    return *it;
+  }
+  std::string req_string(const json& obj, const char* key, const std::string& path) {
+    const json& v = req(obj, key, path);
+    if (!v.is_string()) fail(path, "expected a string, got " + type_name(v));
+    if (v.get<std::string>().empty()) fail(path, "must not be empty");
+    return v.get<std::string>();
+  }
+  std::string opt_string(const json& obj, const char* key, const std::string& path) {
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return "";
+    if (!it->is_string()) fail(path, "expected a string, got " + type_name(*it));
+    return it->get<std::string>();
+  }
+  uint64_t as_uint(const json& v, const std::string& path, uint64_t max) {
+    if (!(v.is_number_integer() || v.is_number_unsigned())) fail(path, "expected an integer, got " + type_name(v));
+    if (v.is_number_integer() && v.get<int64_t>() < 0) fail(path, "must not be negative");
+    uint64_t u = v.get<uint64_t>();
+    if (u > max) fail(path, "value " + std::to_string(u) + " exceeds " + std::to_string(max));
+    return u;
+  }
+  uint64_t req_uint(const json& obj, const char* key, const std::string& path, uint64_t max) {
+    return as_uint(req(obj, key, path), path, max);
+  }
+  double opt_nonneg(const json& obj, const char* key, const std::string& path) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return 0;
+    if (!it->is_number()) fail(path, "expected a number, got " + type_name(*it));
+    double d = it->get<double>();
+    if (!(d >= 0)) fail(path, "must be a non-negative number");
+    return d;
+  }
+  std::array<uint32_t, 3> uint3(const json& obj, const char* key, const std::string& path) {
+    const json& v = req(obj, key, path);
+    if (!v.is_array() || v.empty() || v.size() > 3)
+      fail(path, "expected an array of 1 to 3 positive integers, got " + (v.is_array() ? "an array of " + std::to_string(v.size()) : type_name(v)));
+    std::array<uint32_t, 3> out{1, 1, 1};
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string p = path + "[" + std::to_string(i) + "]";
+      uint64_t u = as_uint(v[i], p, UINT32_MAX);
+      if (u == 0) fail(p, "must be positive");
+      out[i] = static_cast<uint32_t>(u);
+    }
+    return out;
+  }
+
+  DispatchSpec parse_dispatch(const json& d) {
+    if (!d.is_object()) fail("dispatch", "expected an object, got " + type_name(d));
+    bool has_tg = d.contains("threadgroups"), has_threads = d.contains("threads");
+    if (has_tg && has_threads) fail("dispatch", "give either 'threadgroups' or 'threads', not both");
+    if (!has_tg && !has_threads) fail("dispatch.threadgroups", "missing (or give 'dispatch.threads')");
+    DispatchSpec s;
+    s.threads_per_threadgroup = uint3(d, "threads_per_threadgroup", "dispatch.threads_per_threadgroup");
+    uint64_t tptg_total = uint64_t{s.threads_per_threadgroup[0]} * s.threads_per_threadgroup[1] * s.threads_per_threadgroup[2];
+    if (tptg_total > 1024)
+      fail("dispatch.threads_per_threadgroup", std::to_string(tptg_total) + " threads per threadgroup exceeds Metal's 1024");
+    if (has_tg) {
+      s.dispatch_threads = false;
+      s.threadgroups = uint3(d, "threadgroups", "dispatch.threadgroups");
+      for (int i = 0; i < 3; ++i) {
+        uint64_t g = uint64_t{s.threadgroups[i]} * s.threads_per_threadgroup[i];
+        if (g > UINT32_MAX) fail("dispatch.threadgroups", "grid size overflows 32 bits");
+        s.grid_threads[i] = static_cast<uint32_t>(g);
+      }
+    } else {
+      s.dispatch_threads = true;
+      s.grid_threads = uint3(d, "threads", "dispatch.threads");
+      for (int i = 0; i < 3; ++i)
+        s.threadgroups[i] = (s.grid_threads[i] + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i];
+    }
+    return s;
+  }
+
+  std::string resolve(const std::string& p) const {
+    fs::path path(p);
+    if (path.is_relative()) path = fs::path(dir_) / path;
+    return path.lexically_normal().string();
+  }
+
+  NpyHeader check_npy(const std::string& abs, const std::string& field) {
+    NpyHeader h;
+    std::string err;
+    if (!read_npy_header(abs, &h, &err)) throw CaseError{abs, "field '" + field + "' of " + file_ + ": " + err};
+    return h;
+  }
+
+  BufferSpec parse_buffer(const json& b, const std::string& path) {
+    if (!b.is_object()) fail(path, "expected an object, got " + type_name(b));
+    BufferSpec s;
+    s.index = static_cast<int>(req_uint(b, "index", path + ".index", MSLPORT_MAX_BINDINGS - 1));
+    s.name = opt_string(b, "name", path + ".name");
+    if (s.name.empty()) s.name = "buffer" + std::to_string(s.index);
+    std::string access = req_string(b, "access", path + ".access");
+    if (access == "read") {
+      s.access = Access::Read;
+    } else if (access == "write") {
+      s.access = Access::Write;
+    } else if (access == "read_write") {
+      s.access = Access::ReadWrite;
+    } else {
+      fail(path + ".access", "expected \"read\", \"write\" or \"read_write\", got \"" + access + "\"");
+    }
+    bool needs_data = s.access != Access::Write, needs_expected = s.access != Access::Read;
+    if (needs_data) {
+      s.data_path = resolve(req_string(b, "data", path + ".data"));
+    } else if (b.contains("data")) {
+      fail(path + ".data", "a write-only buffer has no initial data (use access \"read_write\")");
+    }
+    if (needs_expected) {
+      s.expected_path = resolve(req_string(b, "expected", path + ".expected"));
+    } else if (b.contains("expected")) {
+      fail(path + ".expected", "a read-only buffer is not compared (use access \"read_write\")");
+    }
+    s.atol = opt_nonneg(b, "atol", path + ".atol");
+    s.rtol = opt_nonneg(b, "rtol", path + ".rtol");
+    s.tolerance_note = opt_string(b, "tolerance_note", path + ".tolerance_note");
+    s.compare_as = opt_string(b, "compare_as", path + ".compare_as");
+    if (!valid_compare_as(s.compare_as))
+      fail(path + ".compare_as", "expected \"exact\", \"bfloat16\" or \"float16\", got \"" + s.compare_as + "\"");
+
+    NpyHeader data_h, exp_h;
+    if (needs_data) data_h = check_npy(s.data_path, path + ".data");
+    if (needs_expected) {
+      exp_h = check_npy(s.expected_path, path + ".expected");
+      if ((s.compare_as == "bfloat16" || s.compare_as == "float16") && exp_h.itemsize != 2)
+        fail(path + ".compare_as", "\"" + s.compare_as + "\" needs a 2-byte dtype, expected array is " + exp_h.descr);
+    }
+    if (needs_data && needs_expected) {
+      size_t db = data_h.count() * data_h.itemsize, eb = exp_h.count() * exp_h.itemsize;
+      if (db != eb)
+        fail(path + ".expected", "read_write buffer: data has " + std::to_string(db) + " bytes but expected has " +
+                                     std::to_string(eb));
+    }
+    return s;
+  }
+
+  std::string dir_, file_;
+};
+
+}  // namespace
+
+const char* access_name(Access a) {
+  switch (a) {
+    case Access::Read: return "read";
+    case Access::Write: return "write";
+    case Access::ReadWrite: return "read_write";
+  }
+  return "?";
+}
+
+bool parse_golden_case(const std::string& json_text, const std::string& dir, const std::string& file, GoldenCase* out,
+                       LoadError* error) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::exception& e) {
+    *error = LoadError{file, std::string("invalid JSON: ") + e.what()};
+    return false;
+  }
+  try {
+    CaseParser p(dir, file);
+    *out = p.parse(root);
+    return true;
+  } catch (const CaseError& e) {
+    *error = LoadError{e.file, e.message};
+  } catch (const std::exception& e) {
+    *error = LoadError{file, e.what()};
+  }
+  return false;
+}
+
+bool load_golden_case(const std::string& case_json_path, GoldenCase* out, LoadError* error) {
+  std::ifstream f(case_json_path, std::ios::binary);
+  if (!f) {
+    *error = LoadError{case_json_path, "cannot open"};
+    return false;
+  }
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  std::string dir = fs::absolute(fs::path(case_json_path)).parent_path().lexically_normal().string();
+  return parse_golden_case(ss.str(), dir, case_json_path, out, error);
+}
+
+std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<LoadError>* errors) {
+  std::vector<GoldenCase> cases;
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::path rp(root);
+  if (fs::is_regular_file(rp, ec)) {
+    files.push_back(rp.string());
+  } else if (fs::is_directory(rp, ec)) {
+    for (auto it = fs::recursive_directory_iterator(rp, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && it->path().filename() == "case.json") files.push_back(it->path().string());
+    }
+    if (ec && errors) errors->push_back(LoadError{root, "error while listing: " + ec.message()});
+  } else {
+    if (errors) errors->push_back(LoadError{root, "no such directory"});
+    return cases;
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    GoldenCase c;
+    LoadError e;
+    if (load_golden_case(f, &c, &e)) {
+      cases.push_back(std::move(c));
+    } else if (errors) {
+      errors->push_back(std::move(e));
+    }
+  }
+  return cases;
+}
+
+}  // namespace mslport::runtime

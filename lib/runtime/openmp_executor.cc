@@ -1,0 +1,382 @@
+// The OpenMP target: compiles an emitted .cpp into a shared object (cached by
+// content hash), dlopens it and runs kernels through the C ABI of
+// mslport/kernel_abi.h.
+//
+// Each case runs in a forked child process on buffers in shared memory, so a
+// kernel that crashes (segfault, abort) becomes an "error" for that case and
+// the run goes on. (The parent never enters an OpenMP parallel region, so the
+// child's OpenMP runtime starts clean.) Set MSLPORT_RUNNER_INPROCESS=1 to run
+// in-process instead, e.g. under a debugger.
+//
+// Environment overrides: MSLPORT_CXX (the compiler), MSLPORT_INCLUDE_DIR (the
+// directory holding mslport/kernel_abi.h).
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "mslport/kernel_abi.h"
+#include "runtime/case_buffers.h"
+#include "runtime/runner.h"
+
+#ifndef MSLPORT_CXX_COMPILER
+#define MSLPORT_CXX_COMPILER "c++"
+#endif
+#ifndef MSLPORT_INCLUDE_DIR
+#define MSLPORT_INCLUDE_DIR ""
+#endif
+
+namespace mslport::runtime {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+bool slurp(const fs::path& p, std::string* out) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+struct Fnv1a {
+  uint64_t h = 1469598103934665603ull;
+  void add(const std::string& s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    // Separator so that ("ab","c") and ("a","bc") differ.
+    h ^= 0xFF;
+    h *= 1099511628211ull;
+  }
+  std::string hex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+  }
+};
+
+// The file named by an `#include "x"` or `#include <x>` line, else "".
+std::string include_target(const std::string& line) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string::npos || line[i] != '#') return "";
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string::npos || line.compare(i, 7, "include") != 0) return "";
+  i = line.find_first_not_of(" \t", i + 7);
+  if (i == std::string::npos || (line[i] != '"' && line[i] != '<')) return "";
+  char close = line[i] == '"' ? '"' : '>';
+  size_t j = line.find(close, i + 1);
+  return j == std::string::npos ? "" : line.substr(i + 1, j - i - 1);
+}
+
+// Hashes a source file and, transitively, every #include it has that resolves
+// in its own directory or in the include directories (system headers don't).
+void hash_with_includes(const fs::path& file, const std::vector<fs::path>& include_dirs, Fnv1a* h,
+                        std::set<std::string>* seen) {
+  std::string key = fs::weakly_canonical(file).string();
+  if (!seen->insert(key).second) return;
+  std::string text;
+  if (!slurp(file, &text)) return;
+  h->add(key);
+  h->add(text);
+  std::istringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) {
+    std::string name = include_target(line);
+    if (name.empty()) continue;
+    std::vector<fs::path> dirs{file.parent_path()};
+    dirs.insert(dirs.end(), include_dirs.begin(), include_dirs.end());
+    for (const auto& d : dirs) {
+      fs::path cand = d / name;
+      std::error_code ec;
+      if (fs::is_regular_file(cand, ec)) {
+        hash_with_includes(cand, include_dirs, h, seen);
+        break;
+      }
+    }
+  }
+}
+
+// -march=native code is only valid on a CPU like this one: a cached module
+// carried to another machine must not be reused there.
+std::string cpu_identity() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, model, flags;
+  while (std::getline(f, line) && (model.empty() || flags.empty())) {
+    if (model.empty() && line.rfind("model name", 0) == 0) model = line;
+    if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) flags = line;
+  }
+  return model + "\n" + flags;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+// Runs a shell command, capturing stdout+stderr. Returns the exit status.
+int run_command(const std::string& cmd, std::string* output) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) {
+    *output = std::string("popen failed: ") + std::strerror(errno);
+    return -1;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
+  int st = pclose(p);
+  if (st == -1) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+// Anonymous shared memory: visible to a forked child's writes.
+class SharedMem {
+ public:
+  explicit SharedMem(size_t bytes) : size_(std::max<size_t>(bytes, 1)) {
+    p_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p_ == MAP_FAILED) {
+      p_ = nullptr;
+      throw std::runtime_error("cannot map " + std::to_string(size_) + " bytes of shared memory: " +
+                               std::strerror(errno));
+    }
+  }
+  ~SharedMem() {
+    if (p_) munmap(p_, size_);
+  }
+  SharedMem(const SharedMem&) = delete;
+  SharedMem& operator=(const SharedMem&) = delete;
+  uint8_t* data() const { return static_cast<uint8_t*>(p_); }
+
+ private:
+  size_t size_;
+  void* p_ = nullptr;
+};
+
+struct ChildStatus {
+  int done;
+  int rc;
+  char message[4096];
+};
+
+std::string signal_text(int sig) {
+  const char* d = strsignal(sig);
+  return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
+}
+
+class OpenMpExecutor : public Executor {
+ public:
+  OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels)
+      : handle_(handle), so_path_(std::move(so_path)), kernels_(std::move(kernels)) {}
+  ~OpenMpExecutor() override {
+    // Never dlclose: libgomp came in with the module and its worker threads outlive it.
+    (void)handle_;
+  }
+
+  std::string target() const override { return "openmp"; }
+  bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
+
+  CaseResult run(const GoldenCase& c) override {
+    try {
+      return run_impl(c);
+    } catch (const std::exception& e) {
+      return error_result(c, target(), e.what());
+    } catch (...) {
+      return error_result(c, target(), "unknown exception");
+    }
+  }
+
+ private:
+  CaseResult run_impl(const GoldenCase& c) {
+    auto it = kernels_.find(c.kernel);
+    if (it == kernels_.end()) return error_result(c, target(), "kernel '" + c.kernel + "' is not in " + so_path_);
+    mslport_entry_fn entry = it->second;
+
+    std::vector<HostBuffer> buffers = load_case_buffers(c);
+    std::vector<std::unique_ptr<SharedMem>> mem;
+    mslport_args args;
+    std::memset(&args, 0, sizeof args);
+    for (const HostBuffer& b : buffers) {
+      mem.push_back(std::make_unique<SharedMem>(b.bytes + kGuardBytes));
+      fill_buffer(b, mem.back()->data());
+      args.buffers[b.spec->index] = mem.back()->data();
+      args.buffer_bytes[b.spec->index] = b.bytes;
+    }
+    for (const auto& t : c.threadgroup_memory) args.threadgroup_bytes[t.index] = t.bytes;
+    mslport_dispatch d;
+    for (int i = 0; i < 3; ++i) {
+      d.threadgroups[i] = c.dispatch.threadgroups[i];
+      d.threads_per_tg[i] = c.dispatch.threads_per_threadgroup[i];
+      d.grid_threads[i] = c.dispatch.grid_threads[i];
+    }
+
+    SharedMem status_mem(sizeof(ChildStatus));
+    auto* st = reinterpret_cast<ChildStatus*>(status_mem.data());
+    std::memset(st, 0, sizeof *st);
+
+    const char* inproc = std::getenv("MSLPORT_RUNNER_INPROCESS");
+    if (inproc && *inproc && std::string(inproc) != "0") {
+      st->rc = entry(&args, &d, st->message, sizeof st->message);
+      st->done = 1;
+    } else {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+      if (pid == 0) {
+        // Die of the signal itself (no handler of the host, e.g. a
+        // sanitizer's, turns a crash into an ordinary exit).
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+        int rc;
+        try {
+          rc = entry(&args, &d, st->message, sizeof st->message);
+        } catch (const std::exception& e) {
+          rc = -1;
+          std::snprintf(st->message, sizeof st->message, "exception: %s", e.what());
+        } catch (...) {
+          rc = -1;
+          std::snprintf(st->message, sizeof st->message, "unknown exception");
+        }
+        st->rc = rc;
+        st->done = 1;
+        std::fflush(stdout);
+        std::fflush(stderr);
+        _exit(0);
+      }
+      int wstatus = 0;
+      while (waitpid(pid, &wstatus, 0) < 0) {
+        if (errno != EINTR) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+      }
+      if (WIFSIGNALED(wstatus))
+        return error_result(c, target(), "kernel crashed: " + signal_text(WTERMSIG(wstatus)));
+      if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0 || !st->done)
+        return error_result(c, target(),
+                            "kernel process exited with status " + std::to_string(WEXITSTATUS(wstatus)) +
+                                " before finishing");
+    }
+    st->message[sizeof st->message - 1] = 0;
+    if (st->rc != 0) {
+      std::string m = st->message;
+      return error_result(c, target(),
+                          "kernel returned status " + std::to_string(st->rc) + (m.empty() ? "" : ": " + m));
+    }
+    CaseResult r = make_result(c, target());
+    std::vector<const uint8_t*> contents;
+    for (const auto& m : mem) contents.push_back(m->data());
+    check_buffers(buffers, contents, &r);
+    return r;
+  }
+
+  void* handle_;
+  std::string so_path_;
+  std::map<std::string, mslport_entry_fn> kernels_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
+                                             std::string* error) {
+  std::string dummy;
+  if (!error) error = &dummy;
+  std::error_code ec;
+  if (!fs::is_regular_file(cpp_path, ec)) {
+    *error = "no such file: " + cpp_path;
+    return nullptr;
+  }
+  std::string compiler = env_or("MSLPORT_CXX", MSLPORT_CXX_COMPILER);
+  std::string include_dir = env_or("MSLPORT_INCLUDE_DIR", MSLPORT_INCLUDE_DIR);
+  if (!fs::is_regular_file(fs::path(include_dir) / "mslport" / "kernel_abi.h", ec)) {
+    *error = "mslport/kernel_abi.h not found under '" + include_dir +
+             "' (set MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
+    return nullptr;
+  }
+  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC",
+                                    "-DMSLPORT_RUNNER_MODULE", "-I", include_dir};
+
+  Fnv1a h;
+  h.add(compiler);
+  for (const auto& f : flags) h.add(f);
+  h.add(cpu_identity());
+  std::set<std::string> seen;
+  hash_with_includes(fs::path(cpp_path), {fs::path(include_dir)}, &h, &seen);
+
+  fs::create_directories(build_dir, ec);
+  if (ec) {
+    *error = "cannot create " + build_dir + ": " + ec.message();
+    return nullptr;
+  }
+  fs::path so = fs::absolute(fs::path(build_dir) / (fs::path(cpp_path).stem().string() + "-" + h.hex() + ".so"));
+  if (!fs::is_regular_file(so, ec)) {
+    fs::path tmp = so;
+    tmp += ".tmp" + std::to_string(getpid());
+    std::string cmd = shell_quote(compiler);
+    for (const auto& f : flags) cmd += " " + shell_quote(f);
+    cmd += " " + shell_quote(cpp_path) + " -o " + shell_quote(tmp.string());
+    std::string out;
+    int rc = run_command(cmd, &out);
+    if (rc != 0) {
+      fs::remove(tmp, ec);
+      if (out.size() > 20000) out = out.substr(0, 20000) + "\n... (output truncated)";
+      *error = "compiling " + cpp_path + " failed (exit " + std::to_string(rc) + "):\n$ " + cmd + "\n" + out;
+      return nullptr;
+    }
+    fs::rename(tmp, so, ec);
+    if (ec) {
+      *error = "cannot rename " + tmp.string() + " to " + so.string() + ": " + ec.message();
+      return nullptr;
+    }
+  }
+
+  // RTLD_NODELETE: the module (and the OpenMP runtime it pulls in) stays
+  // mapped after dlclose; unloading an OpenMP runtime that has started
+  // threads (in-process mode) is not safe.
+  void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!handle) {
+    const char* e = dlerror();
+    *error = "dlopen " + so.string() + " failed: " + (e ? e : "unknown error");
+    return nullptr;
+  }
+  auto table_fn = reinterpret_cast<mslport_module_kernels_fn>(dlsym(handle, MSLPORT_MODULE_KERNELS_SYMBOL));
+  if (!table_fn) {
+    *error = so.string() + " (from " + cpp_path + ") has no " MSLPORT_MODULE_KERNELS_SYMBOL
+             " (is the module emitted with its runner table under MSLPORT_RUNNER_MODULE?)";
+    dlclose(handle);
+    return nullptr;
+  }
+  int count = 0;
+  const mslport_kernel_info* table = table_fn(&count);
+  std::map<std::string, mslport_entry_fn> kernels;
+  for (int i = 0; table && i < count; ++i) {
+    if (table[i].name && table[i].entry) kernels.emplace(table[i].name, table[i].entry);
+  }
+  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels));
+}
+
+}  // namespace mslport::runtime
