@@ -21,6 +21,19 @@ namespace mslport::ir {
 
 namespace {
 
+// Types as type_name spells them, except arrays of arrays, which print in C
+// order (`int[2][3]` is two rows of three).
+std::string print_type(const Module& m, const Type& t) {
+  if (!t.is_array()) return type_name(m, t);
+  std::string dims;
+  const Type* cur = &t;
+  while (cur->is_array() && cur->elem) {
+    dims += "[" + std::to_string(cur->count) + "]";
+    cur = cur->elem.get();
+  }
+  return type_name(m, *cur) + dims;
+}
+
 class Printer {
  public:
   Printer(const Module& m, const Kernel* k) : m_(m), k_(k) {}
@@ -51,6 +64,7 @@ class Printer {
         }
       }
       case Expr::Kind::Binary:
+        if (e.binary_op == BinaryOp::Comma) return operand(e, 0) + ", " + operand(e, 1);
         return operand(e, 0) + " " + binary_spelling(e.binary_op) + " " + operand(e, 1);
       case Expr::Kind::Assign: {
         std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
@@ -165,7 +179,7 @@ class Printer {
     }
   }
 
-  std::string type(const Type& t) { return type_name(m_, t); }
+  std::string type(const Type& t) { return print_type(m_, t); }
 
  private:
   void block_body(const Stmt* s, int depth, std::ostringstream& os) {
@@ -249,7 +263,7 @@ std::string param_line(const Module& m, const Kernel& k, size_t i) {
   const Param& p = k.params[i];
   std::string idx = std::to_string(p.index) + (p.implicit_index ? ", implicit" : "");
   std::string s = "param " + std::to_string(i) + " ";
-  std::string ty = type_name(m, p.type);
+  std::string ty = print_type(m, p.type);
   switch (p.kind) {
     case Param::Kind::Buffer: s += "buffer(" + idx + ")"; break;
     case Param::Kind::ConstantRef:

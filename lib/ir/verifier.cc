@@ -19,6 +19,7 @@ struct Verifier {
   bool is_lvalue(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::VarRef: case Expr::Kind::Index: case Expr::Kind::Member: case Expr::Kind::Swizzle:
+      case Expr::Kind::TgAllocRef:  // `threadgroup float x;`
         return true;
       case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref;
       default: return false;

@@ -57,7 +57,7 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
       if (tg_root(*e.args[0], &root)) {
         if (is_store_target) acc.writes.insert(root);
         if (!is_store_target || also_read) acc.reads.insert(root);
-        collect(*e.args[0], acc);
+        if (e.args[0]->kind != Expr::Kind::TgAllocRef) collect(*e.args[0], acc);
         collect(*e.args[1], acc);
         return;
       }
@@ -67,6 +67,11 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
       return;
     case Expr::Kind::Member: case Expr::Kind::Swizzle:
       collect(*e.args[0], acc, is_store_target, also_read);
+      return;
+    case Expr::Kind::TgAllocRef:
+      // A threadgroup scalar (or a whole struct) used directly.
+      if (is_store_target) acc.writes.insert(e.index);
+      if (!is_store_target || also_read) acc.reads.insert(e.index);
       return;
     default:
       break;

@@ -103,6 +103,10 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
       u = expr(k, *e.args[0]);
       if (e.unary_op == UnaryOp::Deref) u = join(u, memory_level(k, *e.args[0]));
       return u;
+    case Expr::Kind::TgAllocRef:
+      // A threadgroup scalar is memory other threads write; an array's
+      // value is its (uniform) address.
+      return k.tg_allocs.at(e.index).type.is_array() ? Uniformity::Threadgroup : Uniformity::Unknown;
     case Expr::Kind::Collective:
       switch (e.collective_op) {
         case CollectiveOp::SimdSum: case CollectiveOp::SimdProduct: case CollectiveOp::SimdMax:
