@@ -1,0 +1,828 @@
+// Expressions: clang expression cursors -> ir::Expr.
+//
+// libclang exposes clang's ImplicitCastExpr (and other wrappers such as
+// MaterializeTemporaryExpr) as CXCursor_UnexposedExpr. The IR contract is
+// "value conversions are explicit Cast nodes; lvalue-to-rvalue and array
+// decay produce nothing", so each unexposed wrapper is compared with its
+// operand by IR type: a changed type becomes a Cast, an unchanged one
+// disappears. ext_vector member access (`v.xy`) is also unexposed; it is
+// recognised from the tokens between the operand's end and its own.
+#include <cmath>
+#include <cstdio>
+
+#include "front/builder.h"
+#include "front/builtins.h"
+#include "front/types.h"
+
+namespace mslport::front {
+
+namespace {
+
+bool is_expr_cursor(CXCursor c) { return clang_isExpression(clang_getCursorKind(c)) != 0; }
+
+std::vector<CXCursor> expr_children(CXCursor c) {
+  std::vector<CXCursor> out;
+  for (CXCursor ch : children(c))
+    if (is_expr_cursor(ch)) out.push_back(ch);
+  return out;
+}
+
+ir::ExprPtr make(ir::Expr::Kind kind, ir::Type t, ir::SourceLoc loc) {
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = kind;
+  e->type = std::move(t);
+  e->loc = std::move(loc);
+  return e;
+}
+
+// Shortest decimal text (with an f suffix) that reads back as the same float.
+std::string float_spelling(double v) {
+  if (std::isinf(v)) return v > 0 ? "INFINITY" : "-INFINITY";
+  if (std::isnan(v)) return "NAN";
+  char buf[64];
+  for (int prec = 6; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    double back = std::strtod(buf, nullptr);
+    if ((float)back == (float)v) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  s += "f";
+  return s;
+}
+
+bool has_side_effects(const ir::Expr& e) {
+  bool found = false;
+  ir::walk_exprs(e, [&](const ir::Expr& x) {
+    if (x.kind == ir::Expr::Kind::Assign || x.kind == ir::Expr::Kind::Collective ||
+        (x.kind == ir::Expr::Kind::Unary &&
+         (x.unary_op == ir::UnaryOp::PreInc || x.unary_op == ir::UnaryOp::PreDec ||
+          x.unary_op == ir::UnaryOp::PostInc || x.unary_op == ir::UnaryOp::PostDec)))
+      found = true;
+    return !found;
+  });
+  return found;
+}
+
+std::optional<ir::BinaryOp> binary_op(CXBinaryOperatorKind k, bool* is_assign) {
+  *is_assign = false;
+  switch (k) {
+    case CXBinaryOperator_Mul: return ir::BinaryOp::Mul;
+    case CXBinaryOperator_Div: return ir::BinaryOp::Div;
+    case CXBinaryOperator_Rem: return ir::BinaryOp::Rem;
+    case CXBinaryOperator_Add: return ir::BinaryOp::Add;
+    case CXBinaryOperator_Sub: return ir::BinaryOp::Sub;
+    case CXBinaryOperator_Shl: return ir::BinaryOp::Shl;
+    case CXBinaryOperator_Shr: return ir::BinaryOp::Shr;
+    case CXBinaryOperator_LT: return ir::BinaryOp::Lt;
+    case CXBinaryOperator_GT: return ir::BinaryOp::Gt;
+    case CXBinaryOperator_LE: return ir::BinaryOp::Le;
+    case CXBinaryOperator_GE: return ir::BinaryOp::Ge;
+    case CXBinaryOperator_EQ: return ir::BinaryOp::Eq;
+    case CXBinaryOperator_NE: return ir::BinaryOp::Ne;
+    case CXBinaryOperator_And: return ir::BinaryOp::BitAnd;
+    case CXBinaryOperator_Xor: return ir::BinaryOp::BitXor;
+    case CXBinaryOperator_Or: return ir::BinaryOp::BitOr;
+    case CXBinaryOperator_LAnd: return ir::BinaryOp::LogAnd;
+    case CXBinaryOperator_LOr: return ir::BinaryOp::LogOr;
+    case CXBinaryOperator_Comma: return ir::BinaryOp::Comma;
+    default: break;
+  }
+  *is_assign = true;
+  switch (k) {
+    case CXBinaryOperator_MulAssign: return ir::BinaryOp::Mul;
+    case CXBinaryOperator_DivAssign: return ir::BinaryOp::Div;
+    case CXBinaryOperator_RemAssign: return ir::BinaryOp::Rem;
+    case CXBinaryOperator_AddAssign: return ir::BinaryOp::Add;
+    case CXBinaryOperator_SubAssign: return ir::BinaryOp::Sub;
+    case CXBinaryOperator_ShlAssign: return ir::BinaryOp::Shl;
+    case CXBinaryOperator_ShrAssign: return ir::BinaryOp::Shr;
+    case CXBinaryOperator_AndAssign: return ir::BinaryOp::BitAnd;
+    case CXBinaryOperator_XorAssign: return ir::BinaryOp::BitXor;
+    case CXBinaryOperator_OrAssign: return ir::BinaryOp::BitOr;
+    default: break;
+  }
+  *is_assign = false;
+  return std::nullopt;
+}
+
+// Swizzle letters -> lane indices (xyzw and rgba, as Metal allows).
+bool swizzle_components(const std::string& s, std::vector<int>* out) {
+  if (s.empty() || s.size() > 4) return false;
+  for (char ch : s) {
+    switch (ch) {
+      case 'x': case 'r': out->push_back(0); break;
+      case 'y': case 'g': out->push_back(1); break;
+      case 'z': case 'b': out->push_back(2); break;
+      case 'w': case 'a': out->push_back(3); break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<ir::Type> FunctionBuilder::type_of(CXCursor c) {
+  std::string why;
+  auto t = convert_type(ctx_, clang_getCursorType(c), &why);
+  if (!t) ctx_.unsupported(c, why);
+  return t;
+}
+
+ir::ExprPtr FunctionBuilder::convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc) {
+  if (!e || e->type == t) return e;
+  // An integer literal converted to another integer type is that type's
+  // literal (`uint x = 0;` gives 0u rather than cast<uint>(0)).
+  if (e->kind == ir::Expr::Kind::IntLit && e->type.is_scalar() && t.is_scalar() && t.scalar != ir::ScalarKind::Bool &&
+      !ir::is_float(t.scalar)) {
+    int bits = ir::scalar_size(t.scalar) * 8;
+    uint64_t v = (uint64_t)e->int_value;
+    if (bits < 64) {
+      v &= (uint64_t(1) << bits) - 1;
+      if (ir::is_signed_int(t.scalar) && (v >> (bits - 1)) & 1) v |= ~((uint64_t(1) << bits) - 1);
+    }
+    e->int_value = (int64_t)v;
+    e->type = t;
+    return e;
+  }
+  // Likewise an integer literal converted to float, when exact (|v| <= 2^24).
+  if (e->kind == ir::Expr::Kind::IntLit && e->type.is_scalar() && t.is_scalar() && t.scalar == ir::ScalarKind::Float &&
+      e->type.scalar != ir::ScalarKind::Bool && e->int_value <= (1 << 24) &&
+      e->int_value >= (ir::is_unsigned_int(e->type.scalar) ? 0 : -(1 << 24))) {
+    auto f = make(ir::Expr::Kind::FloatLit, t, e->loc);
+    f->float_value = (double)e->int_value;
+    f->spelling = float_spelling(f->float_value);
+    return f;
+  }
+  auto c = make(ir::Expr::Kind::Cast, t, loc);
+  c->args.push_back(std::move(e));
+  return c;
+}
+
+bool FunctionBuilder::evaluate_int(CXCursor c, int64_t* value) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r) return false;
+  bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok) {
+    *value = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
+                                                : (int64_t)clang_EvalResult_getAsLongLong(r);
+  }
+  clang_EvalResult_dispose(r);
+  return ok;
+}
+
+ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
+  switch (clang_getCursorKind(c)) {
+    case CXCursor_IntegerLiteral: return int_literal(c);
+    case CXCursor_FloatingLiteral: return float_literal(c);
+    case CXCursor_CXXBoolLiteralExpr: {
+      int64_t v = 0;
+      evaluate_int(c, &v);
+      return ir::make_bool(v != 0, ctx_.loc(c));
+    }
+    case CXCursor_ParenExpr: {
+      auto ch = expr_children(c);
+      if (ch.size() != 1) break;
+      return expr(ch[0]);
+    }
+    case CXCursor_DeclRefExpr: return decl_ref(c);
+    case CXCursor_UnaryOperator: return unary(c);
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: return binary(c);
+    case CXCursor_ConditionalOperator: return conditional(c);
+    case CXCursor_ArraySubscriptExpr: return subscript(c);
+    case CXCursor_MemberRefExpr: return member(c);
+    case CXCursor_CallExpr: return call(c);
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CXXConstCastExpr: return explicit_cast(c);
+    case CXCursor_CXXReinterpretCastExpr: ctx_.unsupported(c, "reinterpret_cast (use as_type)"); return nullptr;
+    case CXCursor_CompoundLiteralExpr: return compound_literal(c);
+    case CXCursor_InitListExpr: return init_list(c);
+    case CXCursor_UnexposedExpr: return unexposed(c);
+    case CXCursor_UnaryExpr: {  // sizeof / alignof: a constant
+      int64_t v = 0;
+      auto t = type_of(c);
+      if (!t) return nullptr;
+      if (!evaluate_int(c, &v)) break;
+      return ir::make_int(*t, v, ctx_.loc(c));
+    }
+    default: break;
+  }
+  ctx_.unsupported(c, "expression '" + kind_spelling(c) + "'");
+  return nullptr;
+}
+
+ir::ExprPtr FunctionBuilder::int_literal(CXCursor c) {
+  auto t = type_of(c);
+  int64_t v = 0;
+  if (!t) return nullptr;
+  if (!evaluate_int(c, &v)) {
+    ctx_.error(c, "cannot evaluate integer literal");
+    return nullptr;
+  }
+  return ir::make_int(*t, v, ctx_.loc(c));
+}
+
+ir::ExprPtr FunctionBuilder::float_literal(CXCursor c) {
+  // Metal has no double: an unsuffixed literal (`0.5`, clang's double) is a
+  // float literal, rounded to float (clang wraps it in a conversion to float
+  // under -cl-single-precision-constant, which then disappears).
+  bool is_double = clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Double;
+  std::optional<ir::Type> t = is_double ? std::optional<ir::Type>(ir::Type::scalar_of(ir::ScalarKind::Float)) : type_of(c);
+  if (!t) return nullptr;
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  double v = 0;
+  bool ok = r && clang_EvalResult_getKind(r) == CXEval_Float;
+  if (ok) v = clang_EvalResult_getAsDouble(r);
+  if (r) clang_EvalResult_dispose(r);
+  if (!ok) {
+    ctx_.error(c, "cannot evaluate floating-point literal");
+    return nullptr;
+  }
+  if (is_double) v = (double)(float)v;
+  auto e = make(ir::Expr::Kind::FloatLit, *t, ctx_.loc(c));
+  e->float_value = v;
+  // Keep the user's spelling when the literal is written in place; a literal
+  // that comes from a macro (FLT_MAX, a #define) is spelled from its value.
+  auto toks = cursor_tokens(ctx_.tu, c);
+  if (toks.size() == 1 && toks[0].kind == CXToken_Literal) {
+    e->spelling = toks[0].text;
+    if (is_double) e->spelling += "f";
+  } else {
+    e->spelling = float_spelling(v);
+  }
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
+  CXCursor d = clang_getCursorReferenced(c);
+  std::string usr = usr_of(d);
+  switch (clang_getCursorKind(d)) {
+    case CXCursor_ParmDecl: {
+      for (auto it = substitutions_.rbegin(); it != substitutions_.rend(); ++it) {
+        if (auto s = it->find(usr); s != it->end()) {
+          auto e = s->second->clone();
+          return e;
+        }
+      }
+      auto it = params_.find(usr);
+      if (it == params_.end() || !k_) break;
+      auto t = type_of(c);
+      if (!t) return nullptr;
+      auto e = make(ir::Expr::Kind::ParamRef, *t, ctx_.loc(c));
+      e->index = it->second;
+      return e;
+    }
+    case CXCursor_VarDecl: {
+      if (auto it = vars_.find(usr); it != vars_.end()) return ir::make_var_ref(*k_, it->second, ctx_.loc(c));
+      if (auto it = tg_allocs_.find(usr); it != tg_allocs_.end()) {
+        auto e = make(ir::Expr::Kind::TgAllocRef, k_->tg_allocs[it->second].type, ctx_.loc(c));
+        e->index = it->second;
+        return e;
+      }
+      if (auto it = ctx_.const_by_usr.find(usr); it != ctx_.const_by_usr.end()) {
+        auto e = make(ir::Expr::Kind::GlobalConstRef, ctx_.module.constants[it->second].type, ctx_.loc(c));
+        e->index = it->second;
+        return e;
+      }
+      ctx_.unsupported(c, "reference to variable '" + spelling(d) + "' declared outside the kernel");
+      return nullptr;
+    }
+    case CXCursor_EnumConstantDecl: {
+      auto t = type_of(c);
+      if (!t) return nullptr;
+      return ir::make_int(*t, clang_getEnumConstantDeclValue(d), ctx_.loc(c));
+    }
+    default: break;
+  }
+  ctx_.unsupported(c, "reference to '" + spelling(d) + "' (" + kind_spelling(d) + ")");
+  return nullptr;
+}
+
+ir::ExprPtr FunctionBuilder::unary(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (ch.size() != 1 || !t) {
+    if (t) ctx_.unsupported(c, "unary expression");
+    return nullptr;
+  }
+  ir::UnaryOp op;
+  switch (clang_getCursorUnaryOperatorKind(c)) {
+    case CXUnaryOperator_PostInc: op = ir::UnaryOp::PostInc; break;
+    case CXUnaryOperator_PostDec: op = ir::UnaryOp::PostDec; break;
+    case CXUnaryOperator_PreInc: op = ir::UnaryOp::PreInc; break;
+    case CXUnaryOperator_PreDec: op = ir::UnaryOp::PreDec; break;
+    case CXUnaryOperator_AddrOf: op = ir::UnaryOp::AddrOf; break;
+    case CXUnaryOperator_Deref: op = ir::UnaryOp::Deref; break;
+    case CXUnaryOperator_Plus: op = ir::UnaryOp::Plus; break;
+    case CXUnaryOperator_Minus: op = ir::UnaryOp::Neg; break;
+    case CXUnaryOperator_Not: op = ir::UnaryOp::BitNot; break;
+    case CXUnaryOperator_LNot: op = ir::UnaryOp::Not; break;
+    case CXUnaryOperator_Extension: return expr(ch[0]);
+    default: ctx_.unsupported(c, "unary operator"); return nullptr;
+  }
+  auto a = expr(ch[0]);
+  if (!a) return nullptr;
+  return ir::make_unary(op, *t, std::move(a), ctx_.loc(c));
+}
+
+ir::ExprPtr FunctionBuilder::binary(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  bool is_assign = false;
+  CXBinaryOperatorKind kind = clang_getCursorBinaryOperatorKind(c);
+  auto op = binary_op(kind, &is_assign);
+  if (ch.size() != 2 || (!op && kind != CXBinaryOperator_Assign)) {
+    ctx_.unsupported(c, "binary operator");
+    return nullptr;
+  }
+  auto a = expr(ch[0]);
+  auto b = expr(ch[1]);
+  if (!a || !b) return nullptr;
+  if (kind == CXBinaryOperator_Assign || is_assign) {
+    auto e = ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
+    if (is_assign) e->assign_op = op;
+    return e;
+  }
+  return ir::make_binary(*op, *t, std::move(a), std::move(b), ctx_.loc(c));
+}
+
+ir::ExprPtr FunctionBuilder::conditional(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (ch.size() != 3) {
+    ctx_.unsupported(c, "conditional expression form");
+    return nullptr;
+  }
+  auto e = make(ir::Expr::Kind::Conditional, *t, ctx_.loc(c));
+  for (CXCursor x : ch) {
+    auto a = expr(x);
+    if (!a) return nullptr;
+    e->args.push_back(std::move(a));
+  }
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::subscript(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (ch.size() != 2) {
+    ctx_.unsupported(c, "subscript form");
+    return nullptr;
+  }
+  auto a = expr(ch[0]);
+  auto b = expr(ch[1]);
+  if (!a || !b) return nullptr;
+  // `i[p]` is legal C; the IR always has the pointer/array first.
+  auto indexable = [](const ir::Type& t) { return t.is_pointer() || t.is_array() || t.is_vector(); };
+  if (!indexable(a->type) && indexable(b->type)) std::swap(a, b);
+  auto e = make(ir::Expr::Kind::Index, *t, ctx_.loc(c));
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::member(CXCursor c) {
+  CXCursor field = clang_getCursorReferenced(c);
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() != 1) {
+    ctx_.unsupported(c, "member access '" + spelling(c) + "'");
+    return nullptr;
+  }
+  auto base = expr(ch[0]);
+  if (!base) return nullptr;
+  const ir::Type* st = base->type.is_pointer() ? base->type.elem.get() : &base->type;
+  if (!st->is_struct()) {
+    ctx_.unsupported(c, "member access on type '" + ir::type_name(ctx_.module, base->type) + "'");
+    return nullptr;
+  }
+  const auto& def = ctx_.module.structs[st->struct_index];
+  int idx = -1;
+  std::string fname = spelling(field);
+  for (size_t i = 0; i < def.fields.size(); ++i)
+    if (def.fields[i].name == fname) idx = (int)i;
+  if (idx < 0) {
+    ctx_.error(c, "no field '" + fname + "' in struct '" + def.name + "'");
+    return nullptr;
+  }
+  auto e = make(ir::Expr::Kind::Member, *t, ctx_.loc(c));
+  e->arrow = base->type.is_pointer();
+  e->index = idx;
+  e->args.push_back(std::move(base));
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::call(CXCursor c) {
+  CXCursor fn = clang_getCursorReferenced(c);
+  CXCursorKind fk = clang_getCursorKind(fn);
+  int nargs = clang_Cursor_getNumArguments(c);
+  std::vector<CXCursor> arg_cursors;
+  for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
+
+  if (fk == CXCursor_Constructor) {
+    // CXXConstructExpr: a copy of a struct value is its argument; other
+    // constructions (default-constructed objects) have no value form.
+    if (nargs == 1) return expr(arg_cursors[0]);
+    ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
+    return nullptr;
+  }
+  if (fk == CXCursor_CXXMethod && spelling(fn) == "operator=" && nargs == 2) {
+    // Struct assignment through the implicit copy-assignment operator.
+    auto a = expr(arg_cursors[0]);
+    auto b = expr(arg_cursors[1]);
+    if (!a || !b) return nullptr;
+    return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
+  }
+  if (fk != CXCursor_FunctionDecl) {
+    ctx_.unsupported(c, "call to '" + spelling(c) + "'");
+    return nullptr;
+  }
+  Callee callee = classify_callee(ctx_, fn);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  auto build_args = [&](ir::Expr& e) {
+    for (CXCursor a : arg_cursors) {
+      auto x = expr(a);
+      if (!x) return false;
+      e.args.push_back(std::move(x));
+    }
+    return true;
+  };
+  switch (callee.kind) {
+    case Callee::Kind::MathFunction: {
+      auto e = make(ir::Expr::Kind::Call, *t, loc);
+      e->spelling = callee.name;
+      if (!build_args(*e)) return nullptr;
+      return e;
+    }
+    case Callee::Kind::Collective: {
+      auto e = make(ir::Expr::Kind::Collective, *t, loc);
+      e->collective_op = callee.op;
+      if (!build_args(*e)) return nullptr;
+      return e;
+    }
+    case Callee::Kind::AsType: {
+      if (nargs != 1) break;
+      auto e = make(ir::Expr::Kind::Bitcast, *t, loc);
+      if (!build_args(*e)) return nullptr;
+      return e;
+    }
+    case Callee::Kind::Infinity:
+    case Callee::Kind::NaN: {
+      auto e = make(ir::Expr::Kind::FloatLit, *t, loc);
+      bool inf = callee.kind == Callee::Kind::Infinity;
+      e->float_value = inf ? HUGE_VAL : NAN;
+      e->spelling = inf ? "INFINITY" : "NAN";
+      return e;
+    }
+    case Callee::Kind::ThreadgroupBarrier:
+    case Callee::Kind::SimdgroupBarrier:
+      ctx_.unsupported(c, "'" + callee.name + "' inside an expression (it must be a statement of its own)");
+      return nullptr;
+    case Callee::Kind::VectorConstructor: return vector_construct(c, *t, arg_cursors);
+    case Callee::Kind::SimdMatrix: return simd_matrix_call(c, callee.name, *t);
+    case Callee::Kind::Atomic:
+      ctx_.unsupported(c, "atomic operation '" + callee.name + "'");
+      return nullptr;
+    case Callee::Kind::OtherMetal: {
+      // Constant-foldable shim helpers (mem_flags operator|).
+      int64_t v = 0;
+      if (evaluate_int(c, &v)) return ir::make_int(*t, v, loc);
+      ctx_.unsupported(c, "Metal function '" + callee.name + "'");
+      return nullptr;
+    }
+    case Callee::Kind::User: return inline_call(c, fn);
+    case Callee::Kind::Unknown: break;
+  }
+  ctx_.unsupported(c, "call to '" + spelling(fn) + "'");
+  return nullptr;
+}
+
+// simdgroup_matrix operations are Calls named after the Metal function,
+// with every argument explicit: Metal's defaults (elements_per_row = the
+// matrix's columns, matrix_origin = ulong2(0), transpose_matrix = false)
+// are filled in, so a backend never needs the declaration. Output matrices
+// (the first argument of load / multiply / multiply_accumulate) are passed
+// as the variable itself (an lvalue), as in Metal.
+ir::ExprPtr FunctionBuilder::simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t) {
+  static const char* known[] = {"simdgroup_load", "simdgroup_store", "simdgroup_multiply",
+                                "simdgroup_multiply_accumulate", "make_filled_simdgroup_matrix"};
+  bool ok_name = false;
+  for (const char* k : known) ok_name |= name == k;
+  if (!ok_name) {
+    ctx_.unsupported(c, "simdgroup_matrix operation '" + name + "'");
+    return nullptr;
+  }
+  auto e = make(ir::Expr::Kind::Call, t, ctx_.loc(c));
+  e->spelling = name;
+  int n = clang_Cursor_getNumArguments(c);
+  ir::Type ulong_t = ir::Type::scalar_of(ir::ScalarKind::ULong);
+  for (int i = 0; i < n; ++i) {
+    CXCursor a = clang_Cursor_getArgument(c, i);
+    // A default argument lives in the shim's declaration.
+    FilePos p = expansion_pos(clang_getCursorLocation(a));
+    bool is_default = !p.file || ctx_.in_shim(p.file);
+    if (!is_default) {
+      auto x = expr(a);
+      if (!x) return nullptr;
+      e->args.push_back(std::move(x));
+      continue;
+    }
+    bool is_load_store = name == "simdgroup_load" || name == "simdgroup_store";
+    if (!is_load_store || i < 2 || i > 4) {
+      ctx_.unsupported(c, "default argument " + std::to_string(i) + " of '" + name + "'");
+      return nullptr;
+    }
+    ir::SourceLoc loc = ctx_.loc(c);
+    if (i == 2) {
+      int cols = e->args.empty() ? 8 : e->args[0]->type.count;
+      e->args.push_back(ir::make_int(ulong_t, cols, loc));
+    } else if (i == 3) {
+      auto origin = make(ir::Expr::Kind::VectorConstruct, ir::Type::vector_of(ir::ScalarKind::ULong, 2), loc);
+      origin->args.push_back(ir::make_int(ulong_t, 0, loc));
+      origin->args.push_back(ir::make_int(ulong_t, 0, loc));
+      e->args.push_back(std::move(origin));
+    } else {
+      e->args.push_back(ir::make_bool(false, loc));
+    }
+  }
+  return e;
+}
+
+// Calls to the user's helper functions are inlined when the helper's body is
+// a single `return <expr>;` (the `bf16_to_f32` shape): parameters are
+// replaced by the argument expressions. Arguments with side effects may only
+// be substituted for parameters used exactly once, and the helper may not
+// assign (its parameters would alias the caller's variables).
+ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
+  std::string name = spelling(fn);
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def)) {
+    ctx_.unsupported(c, "call to function '" + name + "' without a definition");
+    return nullptr;
+  }
+  std::string usr = usr_of(def);
+  for (auto& s : inline_stack_)
+    if (s == usr) {
+      ctx_.unsupported(c, "recursive call to '" + name + "'");
+      return nullptr;
+    }
+  // The body must be { return expr; }.
+  CXCursor ret_expr = clang_getNullCursor();
+  std::vector<CXCursor> params;
+  for (CXCursor ch : children(def)) {
+    if (clang_getCursorKind(ch) == CXCursor_ParmDecl) params.push_back(ch);
+    if (clang_getCursorKind(ch) != CXCursor_CompoundStmt) continue;
+    auto body = children(ch);
+    if (body.size() == 1 && clang_getCursorKind(body[0]) == CXCursor_ReturnStmt) {
+      auto r = expr_children(body[0]);
+      if (r.size() == 1) ret_expr = r[0];
+    }
+  }
+  if (clang_Cursor_isNull(ret_expr)) {
+    ctx_.unsupported(c, "call to helper function '" + name +
+                            "' (only helpers whose body is a single return statement are inlined)");
+    return nullptr;
+  }
+  // Count parameter uses and look for assignments in the helper.
+  struct Scan {
+    std::map<std::string, int> uses;
+    bool assigns = false;
+  } scan;
+  clang_visitChildren(
+      ret_expr,
+      [](CXCursor x, CXCursor, CXClientData d) {
+        auto* s = static_cast<Scan*>(d);
+        CXCursorKind k = clang_getCursorKind(x);
+        if (k == CXCursor_DeclRefExpr) s->uses[usr_of(clang_getCursorReferenced(x))]++;
+        if (k == CXCursor_CompoundAssignOperator) s->assigns = true;
+        if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(x) == CXBinaryOperator_Assign)
+          s->assigns = true;
+        if (k == CXCursor_UnaryOperator) {
+          auto op = clang_getCursorUnaryOperatorKind(x);
+          if (op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec || op == CXUnaryOperator_PostInc ||
+              op == CXUnaryOperator_PostDec)
+            s->assigns = true;
+        }
+        return CXChildVisit_Recurse;
+      },
+      &scan);
+  if (scan.assigns) {
+    ctx_.unsupported(c, "call to helper function '" + name + "' that assigns");
+    return nullptr;
+  }
+  int nargs = clang_Cursor_getNumArguments(c);
+  if (nargs != (int)params.size()) {
+    ctx_.unsupported(c, "call to '" + name + "' with default arguments");
+    return nullptr;
+  }
+  std::vector<ir::ExprPtr> args;
+  std::map<std::string, const ir::Expr*> subst;
+  for (int i = 0; i < nargs; ++i) {
+    auto a = expr(clang_Cursor_getArgument(c, i));
+    if (!a) return nullptr;
+    std::string pusr = usr_of(params[i]);
+    if (has_side_effects(*a) && scan.uses[pusr] != 1) {
+      ctx_.unsupported(clang_Cursor_getArgument(c, i),
+                       "argument with side effects for parameter '" + spelling(params[i]) + "' of '" + name +
+                           "' that is not used exactly once");
+      return nullptr;
+    }
+    subst[pusr] = a.get();
+    args.push_back(std::move(a));
+  }
+  substitutions_.push_back(std::move(subst));
+  inline_stack_.push_back(usr);
+  auto e = expr(ret_expr);
+  inline_stack_.pop_back();
+  substitutions_.pop_back();
+  if (!e) return nullptr;
+  // The result has the helper's return type (clang already converted the
+  // returned expression to it).
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  return convert(std::move(e), *t, ctx_.loc(c));
+}
+
+ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (ch.size() != 1) {
+    ctx_.unsupported(c, "cast form");
+    return nullptr;
+  }
+  auto a = expr(ch[0]);
+  if (!a) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  // clang often puts the real conversion on an implicit cast under a no-op
+  // explicit one (`float(u)` = Functional<NoOp>(Implicit<IntToFloat>(u))):
+  // keep one Cast, at the explicit cast's location.
+  if (a->kind == ir::Expr::Kind::Cast && a->type == *t) {
+    a->loc = loc;
+    return a;
+  }
+  if (a->kind == ir::Expr::Kind::VectorConstruct && a->type == *t) return a;
+  if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);  // folds integer targets
+  auto e = make(ir::Expr::Kind::Cast, *t, loc);
+  e->args.push_back(std::move(a));
+  return e;
+}
+
+// Metal vector constructors. One argument: a scalar is splatted and a vector
+// of the same length converted element-wise, both as a Cast (the same node an
+// implicit splat gets). Several arguments: the pieces (scalars and vectors)
+// fill the lanes in order, each converted to the element type.
+ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems) {
+  ir::SourceLoc loc = ctx_.loc(c);
+  std::vector<ir::ExprPtr> pieces;
+  int lanes = 0;
+  for (CXCursor x : elems) {
+    auto a = expr(x);
+    if (!a) return nullptr;
+    if (!a->type.is_scalar() && !a->type.is_vector()) {
+      ctx_.error(x, "vector constructor argument of type '" + ir::type_name(ctx_.module, a->type) + "'");
+      return nullptr;
+    }
+    lanes += a->type.is_vector() ? a->type.count : 1;
+    pieces.push_back(std::move(a));
+  }
+  if (pieces.size() == 1 && (pieces[0]->type.is_scalar() || pieces[0]->type.count == t.count)) {
+    ir::ExprPtr a = std::move(pieces[0]);
+    if (a->type == t) return a;
+    auto e = make(ir::Expr::Kind::Cast, t, loc);
+    e->args.push_back(std::move(a));
+    return e;
+  }
+  if (lanes != t.count) {
+    ctx_.error(c, "vector constructor for '" + ir::type_name(ctx_.module, t) + "' has " + std::to_string(lanes) +
+                      " components");
+    return nullptr;
+  }
+  auto e = make(ir::Expr::Kind::VectorConstruct, t, loc);
+  for (auto& a : pieces) {
+    ir::SourceLoc aloc = a->loc;
+    ir::Type want = a->type.is_vector() ? ir::Type::vector_of(t.scalar, a->type.count) : ir::Type::scalar_of(t.scalar);
+    e->args.push_back(convert(std::move(a), want, aloc));
+  }
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::compound_literal(CXCursor c) {
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  auto ch = expr_children(c);
+  if (ch.size() == 1 && clang_getCursorKind(ch[0]) == CXCursor_InitListExpr) {
+    if (t->is_vector()) return vector_construct(c, *t, expr_children(ch[0]));
+    return init_list(ch[0]);
+  }
+  ctx_.unsupported(c, "compound literal");
+  return nullptr;
+}
+
+ir::ExprPtr FunctionBuilder::init_list(CXCursor c) {
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (t->is_vector()) return vector_construct(c, *t, expr_children(c));
+  // Arrays and structs: elements not listed are zero (C semantics), so the
+  // list may be shorter than the aggregate.
+  auto e = make(ir::Expr::Kind::InitList, *t, ctx_.loc(c));
+  for (CXCursor x : expr_children(c)) {
+    auto a = expr(x);
+    if (!a) return nullptr;
+    e->args.push_back(std::move(a));
+  }
+  return e;
+}
+
+bool FunctionBuilder::vector_accessor(CXCursor c, CXCursor sub, std::string* name) {
+  FilePos ne = spelling_pos(clang_getRangeEnd(clang_getCursorExtent(c)));
+  FilePos se = spelling_pos(clang_getRangeEnd(clang_getCursorExtent(sub)));
+  if (!ne.file || !se.file || !clang_File_isEqual(ne.file, se.file) || ne.offset <= se.offset) return false;
+  auto toks = file_tokens(ctx_.tu, ne.file, se.offset, ne.offset);
+  if (toks.size() != 2 || toks[0].text != "." || toks[1].kind != CXToken_Identifier) return false;
+  *name = toks[1].text;
+  return true;
+}
+
+ir::ExprPtr FunctionBuilder::swizzle(CXCursor c, CXCursor base_cursor, const std::string& accessor) {
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  std::vector<int> comps;
+  if (!swizzle_components(accessor, &comps)) {
+    ctx_.unsupported(c, "vector component access '." + accessor + "'");
+    return nullptr;
+  }
+  auto base = expr(base_cursor);
+  if (!base) return nullptr;
+  for (int comp : comps)
+    if (!base->type.is_vector() || comp >= base->type.count) {
+      ctx_.error(c, "vector component access '." + accessor + "' out of range");
+      return nullptr;
+    }
+  auto e = make(ir::Expr::Kind::Swizzle, *t, ctx_.loc(c));
+  e->components = comps;
+  e->args.push_back(std::move(base));
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::unexposed(CXCursor c) {
+  auto ch = expr_children(c);
+  if (ch.empty()) {
+    // Default arguments and other leaf wrappers: only constants are usable.
+    auto t = type_of(c);
+    int64_t v = 0;
+    if (t && evaluate_int(c, &v)) return ir::make_int(*t, v, ctx_.loc(c));
+    if (t) ctx_.unsupported(c, "expression '" + source_text(ctx_.tu, c) + "'");
+    return nullptr;
+  }
+  if (ch.size() != 1) {
+    ctx_.unsupported(c, "expression '" + source_text(ctx_.tu, c) + "'");
+    return nullptr;
+  }
+  CXCursor sub = ch[0];
+  CXType sub_ct = clang_getCanonicalType(clang_getCursorType(sub));
+  // ext_vector member access: the node's extent ends after `.name`, past
+  // its operand's (an implicit cast has exactly its operand's extent).
+  if (sub_ct.kind == CXType_ExtVector) {
+    std::string accessor;
+    if (vector_accessor(c, sub, &accessor)) return swizzle(c, sub, accessor);
+    CXType self_ct = clang_getCanonicalType(clang_getCursorType(c));
+    // The accessor is not readable when it is written inside a macro body.
+    // It shows as an extent that differs from the operand's, a changed lane
+    // count, or (libclang names implicit casts after their operand's
+    // declaration) a lost name.
+    bool accessor_in_macro =
+        !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(sub)) ||
+        self_ct.kind != CXType_ExtVector || clang_getNumElements(self_ct) != clang_getNumElements(sub_ct) ||
+        (spelling(c).empty() && !spelling(sub).empty());
+    if (accessor_in_macro) {
+      ctx_.unsupported(c, "vector component access inside a macro body");
+      return nullptr;
+    }
+  }
+  auto a = expr(sub);
+  if (!a) return nullptr;
+  CXType self_ct = clang_getCanonicalType(clang_getCursorType(c));
+  // Function-to-pointer decay of a callee never reaches here (calls take
+  // the callee from the CallExpr); a bare function name is not a value.
+  if (self_ct.kind == CXType_Pointer && a->type.is_array()) return a;  // array decay: no node
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (*t == a->type) return a;
+  // Adding const to a pointee is a qualification conversion, not a value
+  // conversion.
+  if (t->is_pointer() && a->type.is_pointer() && t->space == a->type.space && *t->elem == *a->type.elem) return a;
+  return convert(std::move(a), *t, ctx_.loc(c));
+}
+
+}  // namespace mslport::front

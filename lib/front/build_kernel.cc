@@ -1,0 +1,205 @@
+// Kernels: parameters (address space + recovered attributes -> Param::Kind),
+// Metal's implicit buffer indices, the body, and the static threadgroup
+// memory limit.
+#include <set>
+
+#include "front/attributes.h"
+#include "front/builder.h"
+#include "front/types.h"
+
+namespace mslport::front {
+
+namespace {
+
+bool parse_index(const ParamAttribute& a, int* out) {
+  if (a.args.size() != 1 || a.args[0].empty()) return false;
+  for (char ch : a.args[0])
+    if (ch < '0' || ch > '9') return false;
+  *out = std::stoi(a.args[0]);
+  return true;
+}
+
+// Builtins that Metal only allows as a scalar (ushort or uint).
+bool scalar_only_builtin(ir::BuiltinId b) {
+  switch (b) {
+    case ir::BuiltinId::ThreadIndexInThreadgroup:
+    case ir::BuiltinId::ThreadIndexInSimdgroup:
+    case ir::BuiltinId::SimdgroupIndexInThreadgroup:
+    case ir::BuiltinId::ThreadsPerSimdgroup:
+    case ir::BuiltinId::SimdgroupsPerThreadgroup: return true;
+    default: return false;
+  }
+}
+
+bool valid_builtin_type(ir::BuiltinId b, const ir::Type& t) {
+  bool int_kind = t.scalar == ir::ScalarKind::UInt || t.scalar == ir::ScalarKind::UShort;
+  if (t.is_scalar()) return int_kind;
+  if (t.is_vector()) return int_kind && t.count <= 3 && !scalar_only_builtin(b);
+  return false;
+}
+
+bool is_buffer_kind(ir::Param::Kind k) {
+  return k == ir::Param::Kind::Buffer || k == ir::Param::Kind::ConstantRef || k == ir::Param::Kind::ConstantValue;
+}
+
+}  // namespace
+
+bool is_kernel(CXCursor fn) {
+  for (CXCursor ch : children(fn))
+    if (clang_getCursorKind(ch) == CXCursor_AnnotateAttr && spelling(ch) == "metal_kernel") return true;
+  return false;
+}
+
+bool FunctionBuilder::build_params(CXCursor fn) {
+  int n = clang_Cursor_getNumArguments(fn);
+  std::vector<CXCursor> parms;
+  for (int i = 0; i < n; ++i) parms.push_back(clang_Cursor_getArgument(fn, i));
+  auto attrs = param_attributes(ctx_, fn, parms);
+  bool ok = true;
+  auto fail = [&](const ir::SourceLoc& l, const std::string& msg) {
+    ctx_.error(l, msg);
+    ok = false;
+  };
+  for (int i = 0; i < n; ++i) {
+    CXCursor pc = parms[i];
+    ir::Param p;
+    p.kind = ir::Param::Kind::Builtin;
+    p.name = spelling(pc);
+    p.loc = ctx_.loc(pc);
+    std::optional<int> buffer_idx, tg_idx;
+    std::optional<ir::BuiltinId> builtin;
+    bool rejected = false;  // reported already: skip the type checks
+    for (const ParamAttribute& a : attrs[i]) {
+      if (auto b = ir::builtin_from_attr(a.name)) {
+        builtin = b;
+      } else if (a.name == "buffer" || a.name == "threadgroup") {
+        int idx = 0;
+        if (!parse_index(a, &idx)) {
+          fail(a.loc, "the argument of [[" + a.name + "(...)]] must be an integer literal");
+          continue;
+        }
+        (a.name == "buffer" ? buffer_idx : tg_idx) = idx;
+      } else if (a.name == "texture" || a.name == "sampler") {
+        fail(a.loc, "textures and samplers are not supported yet");
+        rejected = true;
+      } else if (a.name == "stage_in" || a.name == "visible_function_table" || a.name == "intersection_function_table" ||
+                 a.name == "primitive_acceleration_structure" || a.name == "instance_acceleration_structure") {
+        fail(a.loc, "attribute '" + a.name + "' on a kernel parameter is not supported yet");
+      } else {
+        fail(a.loc, "unknown attribute '" + a.name + "' on kernel parameter");
+      }
+    }
+
+    CXType ct = clang_getCanonicalType(clang_getCursorType(pc));
+    std::string why;
+    if (rejected) {
+      // nothing more to say about this parameter
+    } else if (ct.kind == CXType_Pointer || ct.kind == CXType_LValueReference) {
+      CXType pointee = clang_getPointeeType(ct);
+      ir::AddressSpace space = address_space_of(pointee);
+      if (builtin) fail(p.loc, "thread-position attribute on pointer or reference parameter '" + p.name + "'");
+      auto t = convert_type(ctx_, ct.kind == CXType_Pointer ? ct : pointee, &why);
+      if (!t) {
+        fail(p.loc, why + " is not supported yet");
+      } else if (ct.kind == CXType_LValueReference) {
+        if (space == ir::AddressSpace::Constant) {
+          p.kind = ir::Param::Kind::ConstantRef;
+          p.type = *t;
+          p.index = buffer_idx.value_or(-1);
+        } else if (space == ir::AddressSpace::Device) {
+          fail(p.loc, "device reference parameter '" + p.name + "' is not supported yet");
+        } else {
+          fail(p.loc, "reference parameter '" + p.name + "' must be in the constant address space");
+        }
+        if (tg_idx) fail(p.loc, "[[threadgroup(n)]] on reference parameter '" + p.name + "'");
+      } else if (space == ir::AddressSpace::Device || space == ir::AddressSpace::Constant) {
+        p.kind = ir::Param::Kind::Buffer;
+        p.type = *t;
+        p.index = buffer_idx.value_or(-1);
+        if (tg_idx) fail(p.loc, "[[threadgroup(n)]] on " + std::string(ir::address_space_name(space)) +
+                                    " pointer parameter '" + p.name + "'");
+      } else if (space == ir::AddressSpace::Threadgroup) {
+        p.kind = ir::Param::Kind::ThreadgroupMemory;
+        p.type = *t;
+        p.index = tg_idx.value_or(-1);
+        if (buffer_idx) fail(p.loc, "[[buffer(n)]] on threadgroup pointer parameter '" + p.name + "'");
+      } else {
+        fail(p.loc, "kernel parameter '" + p.name + "' must point to device, constant or threadgroup memory");
+      }
+    } else {
+      auto t = convert_type(ctx_, ct, &why);
+      std::string tname = type_spelling(clang_getCursorType(pc));
+      if (!t) {
+        fail(p.loc, why + " is not supported yet");
+      } else if (builtin) {
+        p.kind = ir::Param::Kind::Builtin;
+        p.builtin = *builtin;
+        p.type = *t;
+        if (!valid_builtin_type(*builtin, *t))
+          fail(p.loc, "[[" + std::string(ir::builtin_attr_name(*builtin)) + "]] parameter '" + p.name +
+                          "' cannot have type '" + ir::type_name(ctx_.module, *t) + "'");
+        if (buffer_idx || tg_idx) fail(p.loc, "parameter '" + p.name + "' has both a builtin and an index attribute");
+      } else if (buffer_idx) {
+        p.kind = ir::Param::Kind::ConstantValue;
+        p.type = *t;
+        p.index = *buffer_idx;
+      } else {
+        fail(p.loc, "kernel parameter '" + p.name + "' of type '" + ir::type_name(ctx_.module, *t) +
+                        "' needs an address space (device, constant, threadgroup) or an attribute such as "
+                        "[[buffer(n)]] or [[thread_position_in_grid]]");
+      }
+    }
+    k_->params.push_back(std::move(p));
+    register_param(pc, i);
+  }
+
+  // Indices: Metal assigns parameters without [[buffer(n)]] the next unused
+  // index in order of appearance (same for [[threadgroup(n)]]).
+  for (bool tg : {false, true}) {
+    std::map<int, std::string> used;
+    for (auto& p : k_->params) {
+      bool mine = tg ? p.kind == ir::Param::Kind::ThreadgroupMemory : is_buffer_kind(p.kind);
+      if (!mine || p.index < 0) continue;
+      if (auto it = used.find(p.index); it != used.end()) {
+        fail(p.loc, std::string(tg ? "threadgroup" : "buffer") + " index " + std::to_string(p.index) +
+                        " is used by both '" + it->second + "' and '" + p.name + "'");
+      }
+      used[p.index] = p.name;
+    }
+    int next = 0;
+    for (auto& p : k_->params) {
+      bool mine = tg ? p.kind == ir::Param::Kind::ThreadgroupMemory : is_buffer_kind(p.kind);
+      if (!mine || p.index >= 0) continue;
+      while (used.count(next)) ++next;
+      p.index = next;
+      p.implicit_index = true;
+      used[next] = p.name;
+    }
+  }
+  return ok;
+}
+
+void build_kernel(FrontContext& ctx, CXCursor fn) {
+  ir::Kernel k;
+  k.name = spelling(fn);
+  k.loc = ctx.loc(fn);
+  FunctionBuilder b(ctx, &k);
+  b.build_params(fn);
+  for (CXCursor ch : children(fn))
+    if (clang_getCursorKind(ch) == CXCursor_CompoundStmt) k.body = b.stmt(ch);
+  if (!k.body) k.body = ir::make_block({}, k.loc);
+
+  // Static threadgroup memory (the kernel's own `threadgroup T a[N];`).
+  int bytes = 0;
+  for (auto& a : k.tg_allocs) {
+    int align = ir::type_align(ctx.module, a.type);
+    bytes = (bytes + align - 1) / align * align + ir::type_size(ctx.module, a.type);
+  }
+  if (bytes > ir::kMaxThreadgroupMemoryBytes)
+    ctx.error(k.loc, "kernel '" + k.name + "' declares " + std::to_string(bytes) +
+                         " bytes of threadgroup memory; Metal allows at most " +
+                         std::to_string(ir::kMaxThreadgroupMemoryBytes));
+  ctx.module.kernels.push_back(std::move(k));
+}
+
+}  // namespace mslport::front

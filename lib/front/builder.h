@@ -1,0 +1,93 @@
+// Builds the IR of one function body (a kernel, or the initialiser of a
+// program-scope constant when `kernel` is null). Expressions are in
+// build_expr.cc, statements in build_stmt.cc, parameters in build_kernel.cc.
+//
+// Error handling: a construct that cannot be translated is reported once
+// through FrontContext and the builder returns nullptr for it; parents
+// propagate nullptr silently, so one problem gives one diagnostic.
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "front/front_context.h"
+
+namespace mslport::front {
+
+class FunctionBuilder {
+ public:
+  FunctionBuilder(FrontContext& ctx, ir::Kernel* kernel) : ctx_(ctx), k_(kernel) {}
+
+  // Kernel parameters (build_kernel.cc). Returns false on error.
+  bool build_params(CXCursor fn);
+  void register_param(CXCursor parm, int index) { params_[usr_of(parm)] = index; }
+
+  ir::ExprPtr expr(CXCursor c);
+  ir::StmtPtr stmt(CXCursor c);
+  // Appends the statements for `c` (a declaration statement may yield none
+  // or several).
+  void stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out);
+
+  // Evaluates a constant expression (enum constants, mem_flags, sizeof).
+  bool evaluate_int(CXCursor c, int64_t* value);
+
+ private:
+  // build_expr.cc
+  ir::ExprPtr int_literal(CXCursor c);
+  ir::ExprPtr float_literal(CXCursor c);
+  ir::ExprPtr decl_ref(CXCursor c);
+  ir::ExprPtr unary(CXCursor c);
+  ir::ExprPtr binary(CXCursor c);
+  ir::ExprPtr conditional(CXCursor c);
+  ir::ExprPtr subscript(CXCursor c);
+  ir::ExprPtr member(CXCursor c);
+  ir::ExprPtr call(CXCursor c);
+  ir::ExprPtr inline_call(CXCursor c, CXCursor fn);
+  ir::ExprPtr simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t);
+  ir::ExprPtr explicit_cast(CXCursor c);
+  ir::ExprPtr compound_literal(CXCursor c);
+  ir::ExprPtr init_list(CXCursor c);
+  ir::ExprPtr unexposed(CXCursor c);
+  ir::ExprPtr vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems);
+  ir::ExprPtr swizzle(CXCursor c, CXCursor base_cursor, const std::string& accessor);
+  // The `xy` of `v.xy` when `c` is a vector member access on `sub`.
+  bool vector_accessor(CXCursor c, CXCursor sub, std::string* name);
+  // The converted type of an expression cursor; reports and returns nullopt
+  // when it has no IR form.
+  std::optional<ir::Type> type_of(CXCursor c);
+  // Wraps `e` in a Cast to `t` unless it already has that type.
+  ir::ExprPtr convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc);
+
+  // build_stmt.cc
+  void decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
+  ir::StmtPtr block(CXCursor c);
+  ir::StmtPtr if_stmt(CXCursor c);
+  ir::StmtPtr for_stmt(CXCursor c);
+  ir::StmtPtr while_stmt(CXCursor c);
+  ir::StmtPtr do_stmt(CXCursor c);
+  ir::StmtPtr barrier(CXCursor call, bool simdgroup);
+  void switch_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
+  // A statement used as a loop/if body: always a Block.
+  ir::StmtPtr body(CXCursor c);
+
+  FrontContext& ctx_;
+  ir::Kernel* k_;
+  std::map<std::string, int> params_;    // ParmDecl USR -> Kernel::params
+  std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars
+  std::map<std::string, int> tg_allocs_; // VarDecl USR -> Kernel::tg_allocs
+  // Helper-function inlining: ParmDecl USR -> argument expression, one map
+  // per active inlined call; and the functions being inlined (recursion).
+  std::vector<std::map<std::string, const ir::Expr*>> substitutions_;
+  std::vector<std::string> inline_stack_;
+};
+
+// Builds the kernel defined by `fn` (a FunctionDecl carrying the shim's
+// metal_kernel annotation) and appends it to ctx.module (build_kernel.cc).
+void build_kernel(FrontContext& ctx, CXCursor fn);
+// True when `fn` is a Metal kernel (declared with `kernel`).
+bool is_kernel(CXCursor fn);
+
+}  // namespace mslport::front

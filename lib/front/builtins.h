@@ -1,0 +1,38 @@
+// Recognition of Metal builtin functions by declaration: the shim declares
+// them in namespace metal (metal::precise, metal::fast), so a call is a Metal
+// builtin exactly when clang resolved it to a declaration there. Names are
+// never matched on user functions.
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <string>
+
+#include "front/front_context.h"
+
+namespace mslport::front {
+
+struct Callee {
+  enum class Kind {
+    MathFunction,      // Call with `name` (e.g. "exp", "precise::exp", "max")
+    Collective,        // SIMD-group function: `op`
+    ThreadgroupBarrier,
+    SimdgroupBarrier,
+    AsType,            // as_type<T>(x) -> Bitcast
+    Infinity,          // __builtin_inff() from the shim's INFINITY / HUGE_VALF
+    NaN,               // __builtin_nanf("") from NAN
+    VectorConstructor, // the shim's __mslport_make_float4(...) for float4(...)
+    SimdMatrix,        // simdgroup_load/store/multiply...
+    Atomic,            // atomic_*: not supported yet
+    OtherMetal,        // declared by the shim but with no IR form
+    User,              // a function of the user's program
+    Unknown,
+  };
+  Kind kind = Kind::Unknown;
+  std::string name;  // Metal spelling
+  ir::CollectiveOp op = ir::CollectiveOp::SimdSum;
+};
+
+Callee classify_callee(const FrontContext& ctx, CXCursor fn_decl);
+
+}  // namespace mslport::front

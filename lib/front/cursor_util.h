@@ -1,0 +1,54 @@
+// Small helpers over the libclang C API: strings, children, tokens and source
+// locations. Everything that deals with macro expansions lives here, so the
+// builders can treat a cursor's source text as if macros did not exist.
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <string>
+#include <vector>
+
+namespace mslport::front {
+
+// Takes ownership of a CXString.
+std::string take(CXString s);
+// A cursor's name (with the shim's keyword renaming undone).
+std::string spelling(CXCursor c);
+std::string kind_spelling(CXCursor c);
+std::string type_spelling(CXType t);
+
+// Direct children in libclang's visiting order.
+std::vector<CXCursor> children(CXCursor c);
+
+struct Token {
+  CXTokenKind kind;
+  std::string text;
+  unsigned offset = 0;  // byte offset in the file the tokens were taken from
+  unsigned line = 0, col = 0;
+};
+
+// The file position where a location ends up after macro expansion: for a
+// location inside a macro body, the position of the macro use.
+struct FilePos {
+  CXFile file = nullptr;
+  unsigned line = 0, col = 0, offset = 0;
+};
+FilePos expansion_pos(CXSourceLocation l);
+FilePos spelling_pos(CXSourceLocation l);
+
+// Tokens of a cursor's extent. libclang tokenizes nothing for an extent that
+// starts inside a macro expansion (e.g. at `kernel` or `device`), so the ends
+// are first mapped to their expansion locations and the range is rebuilt in
+// the user's file. Macro uses therefore appear as their name token.
+std::vector<Token> cursor_tokens(CXTranslationUnit tu, CXCursor c);
+// Tokens between two file offsets of one file (end exclusive).
+std::vector<Token> file_tokens(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end);
+
+// Offsets (after expansion) of a cursor's extent.
+FilePos extent_begin(CXCursor c);
+FilePos extent_end(CXCursor c);
+
+// The cursor's source text (its tokens joined by spaces), for messages.
+std::string source_text(CXTranslationUnit tu, CXCursor c);
+
+}  // namespace mslport::front

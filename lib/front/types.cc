@@ -1,0 +1,188 @@
+#include "front/types.h"
+
+#include <vector>
+
+namespace mslport::front {
+
+namespace {
+
+std::optional<ir::ScalarKind> scalar_kind(CXTypeKind k) {
+  using ir::ScalarKind;
+  switch (k) {
+    case CXType_Bool: return ScalarKind::Bool;
+    case CXType_Char_S: case CXType_SChar: return ScalarKind::Char;
+    case CXType_Char_U: case CXType_UChar: return ScalarKind::UChar;
+    case CXType_Short: return ScalarKind::Short;
+    case CXType_UShort: return ScalarKind::UShort;
+    case CXType_Int: return ScalarKind::Int;
+    case CXType_UInt: return ScalarKind::UInt;
+    case CXType_Long: case CXType_LongLong: return ScalarKind::Long;
+    case CXType_ULong: case CXType_ULongLong: return ScalarKind::ULong;
+    case CXType_Half: case CXType_Float16: return ScalarKind::Half;
+    case CXType_BFloat16: return ScalarKind::BFloat;
+    case CXType_Float: return ScalarKind::Float;
+    default: return std::nullopt;
+  }
+}
+
+// libclang 19 reports __bf16 (the shim's bfloat) as CXType_Unexposed; it is
+// recognised by its canonical spelling, qualifiers aside.
+bool is_bf16(CXType canonical) {
+  if (canonical.kind == CXType_BFloat16) return true;
+  if (canonical.kind != CXType_Unexposed) return false;
+  std::string s = type_spelling(canonical), word;
+  std::vector<std::string> words;
+  for (char ch : s + " ") {
+    if (ch == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += ch;
+    }
+  }
+  if (words.empty() || words.back() != "__bf16") return false;
+  for (size_t i = 0; i + 1 < words.size(); ++i)
+    if (words[i] != "const" && words[i] != "volatile" && words[i].rfind("__", 0) != 0) return false;
+  return true;
+}
+
+std::optional<ir::ScalarKind> scalar_of(CXType canonical) {
+  if (is_bf16(canonical)) return ir::ScalarKind::BFloat;
+  return scalar_kind(canonical.kind);
+}
+
+// True for the shim's metal::simdgroup_matrix<T, C, R> specialisations.
+bool is_simdgroup_matrix(CXCursor decl) {
+  if (spelling(decl) != "simdgroup_matrix") return false;
+  CXCursor parent = clang_getCursorSemanticParent(decl);
+  return clang_getCursorKind(parent) == CXCursor_Namespace && spelling(parent) == "metal";
+}
+
+int align_up(int v, int a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+}  // namespace
+
+ir::AddressSpace address_space_of(CXType t) {
+  if (t.kind == CXType_Invalid) return ir::AddressSpace::Private;
+  // clang_getAddressSpace returns clang's LangAS for language address
+  // spaces: 1 opencl_global, 2 opencl_local, 3 opencl_constant,
+  // 4 opencl_private (0 = none, which in a kernel means private).
+  switch (clang_getAddressSpace(t)) {
+    case 1: return ir::AddressSpace::Device;
+    case 2: return ir::AddressSpace::Threadgroup;
+    case 3: return ir::AddressSpace::Constant;
+    default: return ir::AddressSpace::Private;
+  }
+}
+
+std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* why) {
+  CXType c = clang_getCanonicalType(t);
+  auto fail = [&]() -> std::optional<ir::Type> {
+    if (why) *why = "type '" + type_spelling(t) + "'";
+    return std::nullopt;
+  };
+  if (c.kind == CXType_Void) return ir::Type::void_type();
+  if (auto k = scalar_of(c)) return ir::Type::scalar_of(*k);
+  switch (c.kind) {
+    case CXType_ExtVector: {
+      auto k = scalar_of(clang_getCanonicalType(clang_getElementType(c)));
+      long long n = clang_getNumElements(c);
+      if (!k || n < 2 || n > 4) return fail();
+      return ir::Type::vector_of(*k, (int)n);
+    }
+    case CXType_Pointer: {
+      CXType pointee = clang_getPointeeType(c);
+      if (pointee.kind == CXType_Invalid) return fail();
+      auto elem = convert_type(ctx, pointee, why);
+      if (!elem) return std::nullopt;
+      return ir::Type::pointer_to(*elem, address_space_of(pointee), clang_isConstQualifiedType(pointee) != 0);
+    }
+    case CXType_ConstantArray: {
+      auto elem = convert_type(ctx, clang_getArrayElementType(c), why);
+      if (!elem) return std::nullopt;
+      return ir::Type::array_of(*elem, (int)clang_getArraySize(c));
+    }
+    case CXType_Enum: {
+      CXCursor decl = clang_getTypeDeclaration(c);
+      return convert_type(ctx, clang_getEnumDeclIntegerType(decl), why);
+    }
+    case CXType_Record: {
+      CXCursor decl = clang_getTypeDeclaration(c);
+      if (is_simdgroup_matrix(decl)) {
+        if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
+        auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));
+        long long cols = clang_Cursor_getTemplateArgumentValue(decl, 1);
+        long long rows = clang_Cursor_getTemplateArgumentValue(decl, 2);
+        if (!k || cols != rows || cols != 8) return fail();  // the IR models 8x8 only
+        ir::Type m;
+        m.kind = ir::Type::Kind::SimdMatrix;
+        m.scalar = *k;
+        m.count = 8;
+        return m;
+      }
+      auto idx = struct_index(ctx, decl, why);
+      if (!idx) return std::nullopt;
+      return ir::Type::struct_of(*idx);
+    }
+    case CXType_Atomic:
+      if (why) *why = "atomic type '" + type_spelling(t) + "'";
+      return std::nullopt;
+    default: return fail();
+  }
+}
+
+std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* why) {
+  decl = clang_getCanonicalCursor(decl);
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def)) decl = def;
+  std::string usr = usr_of(decl);
+  if (auto it = ctx.struct_by_usr.find(usr); it != ctx.struct_by_usr.end()) return it->second;
+  CXCursorKind kind = clang_getCursorKind(decl);
+  if (kind != CXCursor_StructDecl || ctx.in_shim(decl)) {
+    if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
+    return std::nullopt;
+  }
+  ir::StructDef def_ir;
+  def_ir.name = spelling(decl);
+  if (def_ir.name.empty()) def_ir.name = "anon_struct_" + std::to_string(ctx.module.structs.size());
+  def_ir.loc = ctx.loc(decl);
+  // Fields in declaration order; Metal lays structs out with natural
+  // alignment (3-vectors padded to 4), which ir::type_size/type_align encode.
+  struct Visit {
+    FrontContext* ctx;
+    std::vector<CXCursor> fields;
+  } v{&ctx, {}};
+  clang_Type_visitFields(
+      clang_getCursorType(decl),
+      [](CXCursor f, CXClientData d) {
+        static_cast<Visit*>(d)->fields.push_back(f);
+        return CXVisit_Continue;
+      },
+      &v);
+  int offset = 0, align = 1;
+  for (CXCursor f : v.fields) {
+    if (clang_Cursor_isBitField(f)) {
+      if (why) *why = "bit-field '" + spelling(f) + "'";
+      return std::nullopt;
+    }
+    auto ft = convert_type(ctx, clang_getCursorType(f), why);
+    if (!ft) return std::nullopt;
+    if (ft->is_pointer() || ft->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void) {
+      if (why) *why = "struct field '" + spelling(f) + "' of type '" + type_spelling(clang_getCursorType(f)) + "'";
+      return std::nullopt;
+    }
+    int a = ir::type_align(ctx.module, *ft);
+    offset = align_up(offset, a);
+    def_ir.fields.push_back(ir::StructField{spelling(f), *ft, offset});
+    offset += ir::type_size(ctx.module, *ft);
+    if (a > align) align = a;
+  }
+  def_ir.align = align;
+  def_ir.size = align_up(offset, align);
+  ctx.module.structs.push_back(std::move(def_ir));
+  int idx = (int)ctx.module.structs.size() - 1;
+  ctx.struct_by_usr[usr] = idx;
+  return idx;
+}
+
+}  // namespace mslport::front
