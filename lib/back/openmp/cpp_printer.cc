@@ -11,7 +11,9 @@ bool is_supported_metal_function(const std::string& name) {
   static const std::set<std::string> kNames = {
       "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fabs", "abs", "floor", "ceil", "round", "rint", "trunc",
       "sin", "cos", "tan", "tanh", "fract", "saturate", "sign", "isnan", "isinf", "isfinite", "pow", "powr",
-      "fmod", "fma", "fmin", "fmax", "min", "max", "clamp", "select", "mix", "dot"};
+      "fmod", "fma", "fmin", "fmax", "min", "max", "clamp", "select", "mix", "dot",
+      "simdgroup_load", "simdgroup_store", "simdgroup_multiply", "simdgroup_multiply_accumulate",
+      "make_filled_simdgroup_matrix"};
   std::string n = name;
   if (n.rfind("precise::", 0) == 0) n = n.substr(9);
   if (n.rfind("fast::", 0) == 0) n = n.substr(6);
@@ -49,7 +51,8 @@ std::string CppPrinter::type(const Type& t) const {
     case Type::Kind::Pointer: return std::string(t.is_const ? "const " : "") + type(*t.elem) + "*";
     case Type::Kind::Array: return type(*t.elem) + "[" + std::to_string(t.count) + "]";
     case Type::Kind::Struct: return m_.structs.at(t.struct_index).name;
-    case Type::Kind::SimdMatrix: return "/*simdgroup_matrix*/";
+    case Type::Kind::SimdMatrix:
+      return "mslport::simdgroup_matrix<" + scalar(t.scalar) + ", " + std::to_string(t.count) + ">";
   }
   return "?";
 }
@@ -112,6 +115,8 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
     unsupported(e.loc, "Metal function '" + e.spelling + "'");
     return "/*unsupported*/0";
   }
+  if (name == "make_filled_simdgroup_matrix" && e.args.size() == 1)
+    return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
   std::string s = "mslport::msl::" + name + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (i) s += ", ";
@@ -174,6 +179,8 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       return call(e, wi);
     case Expr::Kind::Cast: {
       const Type& t = e.type;
+      if (t.is_vector() && !e.args[0]->type.is_vector())  // float4(x): splat
+        return "mslport::make_vec<" + type(t) + ">(" + scalar(t.scalar) + "(" + expr(*e.args[0], wi) + "))";
       if (t.is_vector()) return "mslport::convert<" + type(t) + ">(" + expr(*e.args[0], wi) + ")";
       if (t.is_pointer()) return "(" + type(t) + ")(" + expr(*e.args[0], wi) + ")";
       if (t.is_scalar() && t.scalar == ScalarKind::Bool) return "bool(" + expr(*e.args[0], wi) + ")";

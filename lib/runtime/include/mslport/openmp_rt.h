@@ -237,6 +237,60 @@ using msl::pow;
 }  // namespace precise
 }  // namespace msl
 
+// ------------------------------------------------------ simdgroup_matrix --
+// Metal's simdgroup_matrix<T, 8, 8> is spread over the 32 lanes of a SIMD
+// group; its operations require SIMD-uniform operands. Here every lane holds
+// the whole matrix and computes the whole result: the same values Metal
+// produces, with no cross-lane traffic (the lanes' copies stay identical).
+template <class T, int N> struct simdgroup_matrix {
+  T m[N][N];
+  static simdgroup_matrix filled(T v) {
+    simdgroup_matrix r;
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) r.m[i][j] = v;
+    return r;
+  }
+};
+namespace msl {
+// Element (row i, column j) of the block at `origin` (x = column, y = row)
+// of a row-major matrix with `stride` elements per row; `transpose` loads /
+// stores the block's transpose.
+template <class T, int N, class S>
+void simdgroup_load(simdgroup_matrix<T, N>& d, const S* src, uint64_t stride, vec<uint64_t, 2> origin,
+                    bool transpose) {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
+      d.m[i][j] = T(src[r * stride + c]);
+    }
+}
+template <class T, int N, class S>
+void simdgroup_store(const simdgroup_matrix<T, N>& a, S* dst, uint64_t stride, vec<uint64_t, 2> origin,
+                     bool transpose) {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
+      dst[r * stride + c] = S(a.m[i][j]);
+    }
+}
+template <class T, int N>
+void simdgroup_multiply_accumulate(simdgroup_matrix<T, N>& d, const simdgroup_matrix<T, N>& a,
+                                   const simdgroup_matrix<T, N>& b, const simdgroup_matrix<T, N>& c) {
+  simdgroup_matrix<T, N> r;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = float(c.m[i][j]);
+      for (int k = 0; k < N; ++k) acc += float(a.m[i][k]) * float(b.m[k][j]);
+      r.m[i][j] = T(acc);
+    }
+  d = r;
+}
+template <class T, int N>
+void simdgroup_multiply(simdgroup_matrix<T, N>& d, const simdgroup_matrix<T, N>& a, const simdgroup_matrix<T, N>& b) {
+  simdgroup_multiply_accumulate(d, a, b, simdgroup_matrix<T, N>::filled(T(0)));
+}
+}  // namespace msl
+
 // -------------------------------------------------------- thread geometry --
 // One threadgroup's view of the dispatch; edge threadgroups of Metal's
 // dispatchThreads are partial, and threads_per_threadgroup says so.

@@ -1,0 +1,355 @@
+#include "back/opencl/prelude.h"
+
+#include <stdexcept>
+
+namespace mslport::back::opencl {
+namespace {
+
+struct FixedHelper {
+  const char* name;
+  std::vector<const char*> deps;
+  const char* text;
+};
+
+// Every helper takes the Metal grid size (the `grid` kernel argument) when it
+// needs Metal's view of the threadgroup: OpenCL 1.2 launches whole
+// work-groups, while Metal's dispatchThreads clips the edge threadgroups.
+const std::vector<FixedHelper>& fixed_helpers() {
+  static const std::vector<FixedHelper> kHelpers = {
+      {"mslport_threads_per_threadgroup", {},
+       "// Metal's threads_per_threadgroup: the work-group clipped to the grid.\n"
+       "uint3 mslport_threads_per_threadgroup(uint4 grid) {\n"
+       "  const uint3 size = (uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2));\n"
+       "  const uint3 origin = (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2)) * size;\n"
+       "  return min(size, grid.xyz - origin);\n"
+       "}\n"},
+      {"mslport_threadgroup_thread_count", {"mslport_threads_per_threadgroup"},
+       "uint mslport_threadgroup_thread_count(uint4 grid) {\n"
+       "  const uint3 n = mslport_threads_per_threadgroup(grid);\n"
+       "  return n.x * n.y * n.z;\n"
+       "}\n"},
+      {"mslport_in_grid", {},
+       "// False for the work-items OpenCL adds beyond a dispatchThreads grid.\n"
+       "bool mslport_in_grid(uint4 grid) {\n"
+       "  return get_global_id(0) < grid.x && get_global_id(1) < grid.y && get_global_id(2) < grid.z;\n"
+       "}\n"},
+      {"mslport_thread_position_in_grid", {},
+       "uint3 mslport_thread_position_in_grid(uint4 grid) {\n"
+       "  return (uint3)((uint)get_global_id(0), (uint)get_global_id(1), (uint)get_global_id(2));\n"
+       "}\n"},
+      {"mslport_thread_position_in_threadgroup", {},
+       "uint3 mslport_thread_position_in_threadgroup(uint4 grid) {\n"
+       "  return (uint3)((uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2));\n"
+       "}\n"},
+      {"mslport_threadgroup_position_in_grid", {},
+       "uint3 mslport_threadgroup_position_in_grid(uint4 grid) {\n"
+       "  return (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));\n"
+       "}\n"},
+      {"mslport_threads_per_grid", {},
+       "uint3 mslport_threads_per_grid(uint4 grid) { return grid.xyz; }\n"},
+      {"mslport_threadgroups_per_grid", {},
+       "uint3 mslport_threadgroups_per_grid(uint4 grid) {\n"
+       "  return (uint3)((uint)get_num_groups(0), (uint)get_num_groups(1), (uint)get_num_groups(2));\n"
+       "}\n"},
+      {"mslport_dispatch_threads_per_threadgroup", {},
+       "uint3 mslport_dispatch_threads_per_threadgroup(uint4 grid) {\n"
+       "  return (uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2));\n"
+       "}\n"},
+      {"mslport_grid_origin", {}, "uint3 mslport_grid_origin(uint4 grid) { return (uint3)(0u); }\n"},
+      {"mslport_grid_size", {}, "uint3 mslport_grid_size(uint4 grid) { return grid.xyz; }\n"},
+      {"mslport_thread_index_in_threadgroup", {"mslport_threads_per_threadgroup"},
+       "// Linear index with the clipped sizes, as Metal numbers the threads.\n"
+       "uint mslport_thread_index_in_threadgroup(uint4 grid) {\n"
+       "  const uint3 n = mslport_threads_per_threadgroup(grid);\n"
+       "  return (uint)get_local_id(0) + n.x * ((uint)get_local_id(1) + n.y * (uint)get_local_id(2));\n"
+       "}\n"},
+      {"mslport_thread_index_in_simdgroup", {"mslport_thread_index_in_threadgroup"},
+       "uint mslport_thread_index_in_simdgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) % 32u; }\n"},
+      {"mslport_simdgroup_index_in_threadgroup", {"mslport_thread_index_in_threadgroup"},
+       "uint mslport_simdgroup_index_in_threadgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) / 32u; }\n"},
+      {"mslport_threads_per_simdgroup", {}, "uint mslport_threads_per_simdgroup(uint4 grid) { return 32u; }\n"},
+      {"mslport_simdgroups_per_threadgroup", {"mslport_threadgroup_thread_count"},
+       "uint mslport_simdgroups_per_threadgroup(uint4 grid) { return (mslport_threadgroup_thread_count(grid) + 31u) / 32u; }\n"},
+      {"mslport_simd_slot", {"mslport_threads_per_threadgroup"},
+       "// A work-item's slot in the SIMD scratch: its Metal thread index, or\n"
+       "// 0xffffffff for work-items outside Metal's (clipped) threadgroup.\n"
+       "uint mslport_simd_slot(uint4 grid) {\n"
+       "  const uint3 n = mslport_threads_per_threadgroup(grid);\n"
+       "  const uint3 l = (uint3)((uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2));\n"
+       "  if (l.x >= n.x || l.y >= n.y || l.z >= n.z) return 0xffffffffu;\n"
+       "  return l.x + n.x * (l.y + n.y * l.z);\n"
+       "}\n"},
+      {"mslport_threadgroup_any", {},
+       "// True on every work-item when v is true on any work-item of the work-group\n"
+       "// (loops whose trip count differs between threads, see passes/predicate_sync.h).\n"
+       "bool mslport_threadgroup_any(int v, __local uint* scratch) {\n"
+       "  if (get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0) scratch[0] = 0u;\n"
+       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+       "  if (v) atomic_or((volatile __local uint*)scratch, 1u);\n"
+       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+       "  const bool r = scratch[0] != 0u;\n"
+       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+       "  return r;\n"
+       "}\n"},
+      {"mslport_bf16_to_float", {},
+       "// bfloat is stored as its 16 bits (ushort); arithmetic happens in float.\n"
+       "float mslport_bf16_to_float(ushort x) { return as_float((uint)x << 16); }\n"},
+      {"mslport_float_to_bf16", {},
+       "ushort mslport_float_to_bf16(float f) {\n"
+       "  const uint u = as_uint(f);\n"
+       "  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);  // NaN stays a (quiet) NaN\n"
+       "  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);            // round to nearest even\n"
+       "}\n"},
+      {"mslport_round_bf16", {"mslport_bf16_to_float", "mslport_float_to_bf16"},
+       "float mslport_round_bf16(float f) { return mslport_bf16_to_float(mslport_float_to_bf16(f)); }\n"},
+      {"mslport_half_to_float", {},
+       "// half is stored as its 16 bits (ushort): no cl_khr_fp16, so only vload/vstore_half.\n"
+       "float mslport_half_to_float(ushort x) { return vload_half(0, (const __private half*)&x); }\n"},
+      {"mslport_float_to_half", {},
+       "ushort mslport_float_to_half(float f) {\n"
+       "  ushort x;\n"
+       "  vstore_half_rte(f, 0, (__private half*)&x);\n"
+       "  return x;\n"
+       "}\n"},
+      {"mslport_round_half", {"mslport_half_to_float", "mslport_float_to_half"},
+       "float mslport_round_half(float f) { return mslport_half_to_float(mslport_float_to_half(f)); }\n"},
+  };
+  return kHelpers;
+}
+
+const FixedHelper* find_fixed(const std::string& name) {
+  for (auto& h : fixed_helpers())
+    if (name == h.name) return &h;
+  return nullptr;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  return s;
+}
+
+const char* lane_names = "xyzw";
+
+}  // namespace
+
+void Prelude::add(const std::string& name, const std::string& text, std::vector<std::string> deps) {
+  for (auto& d : deps)
+    if (!have_.count(d)) require(d);
+  if (have_.insert(name).second) items_.push_back(Item{name, text, std::move(deps)});
+}
+
+void Prelude::require(const std::string& name) {
+  if (have_.count(name)) return;
+  const FixedHelper* h = find_fixed(name);
+  if (!h) throw std::logic_error("unknown OpenCL prelude helper " + name);
+  add(name, h->text, std::vector<std::string>(h->deps.begin(), h->deps.end()));
+}
+
+void Prelude::keep_only(const std::set<std::string>& called) {
+  std::set<std::string> keep;
+  // Dependencies come before their users: walk backwards once.
+  for (auto it = items_.rbegin(); it != items_.rend(); ++it) {
+    if (!called.count(it->name) && !keep.count(it->name)) continue;
+    keep.insert(it->name);
+    keep.insert(it->deps.begin(), it->deps.end());
+  }
+  std::vector<Item> kept;
+  for (auto& i : items_)
+    if (keep.count(i.name)) kept.push_back(std::move(i));
+  items_ = std::move(kept);
+  have_ = keep;
+}
+
+std::string Prelude::narrow_helper(NarrowFloat kind, NarrowConv conv, int width) {
+  const std::string k = kind == NarrowFloat::BFloat ? "bf16" : "half";
+  if (width == 1) {
+    std::string name = conv == NarrowConv::ToFloat     ? "mslport_" + k + "_to_float"
+                       : conv == NarrowConv::FromFloat ? "mslport_float_to_" + k
+                                                       : "mslport_round_" + k;
+    require(name);
+    return name;
+  }
+  const std::string n = std::to_string(width);
+  const std::string f = "float" + n, u = "ushort" + n;
+  std::string name, text;
+  std::vector<std::string> deps;
+  if (conv == NarrowConv::ToFloat) {
+    name = "mslport_" + k + "x" + n + "_to_" + f;
+    if (kind == NarrowFloat::BFloat)
+      text = f + " " + name + "(" + u + " x) { return as_" + f + "(convert_uint" + n + "(x) << 16); }\n";
+    else
+      text = f + " " + name + "(" + u + " x) { return vload_half" + n + "(0, (const __private half*)&x); }\n";
+  } else if (conv == NarrowConv::FromFloat) {
+    name = "mslport_" + f + "_to_" + k + "x" + n;
+    if (kind == NarrowFloat::BFloat) {
+      deps.push_back("mslport_float_to_bf16");
+      text = u + " " + name + "(" + f + " f) {\n  return (" + u + ")(";
+      for (int i = 0; i < width; ++i)
+        text += std::string(i ? ", " : "") + "mslport_float_to_bf16(f." + lane_names[i] + ")";
+      text += ");\n}\n";
+    } else {
+      text = u + " " + name + "(" + f + " f) {\n  " + u + " x;\n  vstore_half" + n +
+             "_rte(f, 0, (__private half*)&x);\n  return x;\n}\n";
+    }
+  } else {
+    name = "mslport_round_" + k + "x" + n;
+    std::string to = narrow_helper(kind, NarrowConv::ToFloat, width);
+    std::string from = narrow_helper(kind, NarrowConv::FromFloat, width);
+    text = f + " " + name + "(" + f + " f) { return " + to + "(" + from + "(f)); }\n";
+    deps = {to, from};
+  }
+  add(name, text, deps);
+  return name;
+}
+
+// simdgroup_matrix<float, 8, 8> without sub-groups: every lane of the SIMD
+// group holds the whole matrix (row-major) and computes all of it. Lanes
+// never exchange data, so no barrier is needed, and every lane stores the
+// same values.
+std::string Prelude::simdgroup_matrix_type() {
+  const std::string M = kSimdMatrixType;
+  add(M, "// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.\ntypedef struct { float e[64]; } " + M + ";\n");
+  return M;
+}
+
+std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::string& space) {
+  const std::string M = simdgroup_matrix_type();
+  std::string name = "mslport_simdgroup_" + op + "_float8x8", text;
+  std::string qualifier = space.empty() ? "" : space + " ";
+  if (op == "load" || op == "store") {
+    std::string tag = space.empty() ? "private" : space.substr(space.find_first_not_of('_'));
+    name += "_" + tag;
+  }
+  if (op == "load") {
+    text = M + " " + name + "(" + qualifier + "const float* src, ulong stride, ulong2 origin, bool transpose) {\n  " + M +
+           " m;\n"
+           "  for (int r = 0; r < 8; ++r)\n"
+           "    for (int c = 0; c < 8; ++c)\n"
+           "      m.e[r * 8 + c] = transpose ? src[(origin.y + c) * stride + origin.x + r] : src[(origin.y + r) * stride + origin.x + c];\n"
+           "  return m;\n}\n";
+  } else if (op == "store") {
+    text = "void " + name + "(" + M + " m, " + qualifier + "float* dst, ulong stride, ulong2 origin, bool transpose) {\n"
+           "  for (int r = 0; r < 8; ++r)\n"
+           "    for (int c = 0; c < 8; ++c)\n"
+           "      dst[(origin.y + r) * stride + origin.x + c] = transpose ? m.e[c * 8 + r] : m.e[r * 8 + c];\n"
+           "}\n";
+  } else if (op == "multiply" || op == "multiply_accumulate") {
+    bool acc = op == "multiply_accumulate";
+    text = M + " " + name + "(" + M + " a, " + M + " b" + (acc ? ", " + M + " c" : "") + ") {\n  " + M +
+           " d;\n"
+           "  for (int r = 0; r < 8; ++r)\n"
+           "    for (int col = 0; col < 8; ++col) {\n"
+           "      float s = 0.0f;\n"
+           "      for (int k = 0; k < 8; ++k) s = fma(a.e[r * 8 + k], b.e[k * 8 + col], s);\n"
+           "      d.e[r * 8 + col] = s" + (acc ? " + c.e[r * 8 + col]" : "") + ";\n"
+           "    }\n"
+           "  return d;\n}\n";
+  } else {  // filled
+    text = M + " " + name + "(float v) {\n  " + M + " m;\n  for (int i = 0; i < 64; ++i) m.e[i] = v;\n  return m;\n}\n";
+  }
+  add(name, text, {M});
+  return name;
+}
+
+std::string Prelude::fract_helper(int width) {
+  const std::string t = width == 1 ? "float" : "float" + std::to_string(width);
+  const std::string name = "mslport_fract_" + t;
+  add(name, "// Metal's fract: x - floor(x), kept below 1.\n" + t + " " + name + "(" + t +
+                " x) { return fmin(x - floor(x), 0x1.fffffep-1f); }\n");
+  return name;
+}
+
+// The emulation of SIMD-group functions (no sub-groups in OpenCL C 1.2 on
+// PoCL). Every work-item of the work-group calls the helper (the shared
+// passes put collectives in threadgroup-uniform control flow): each writes
+// (value, active) to its slot, then reads its SIMD group's 32 slots (lanes are
+// Metal thread indices / 32; the last group may be partial) and combines the
+// active ones. Scratch layout: n values of T, then n int flags, n = work-group
+// size; bindings.json asks for sizeof(T) + 4 bytes per thread.
+std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
+  using Op = ir::CollectiveOp;
+  const bool vote = op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot;
+  const std::string T = vote ? "int" : value_type;
+  std::string name = std::string("mslport_") + ir::collective_name(op);
+  if (!vote) name += "_" + value_type;
+  if (have_.count(name)) return name;
+
+  std::string ret = T, extra, body;
+  auto fold = [&](const std::string& combine) {
+    return "  $T r = v;\n  int have = 0;\n"
+           "  for (uint i = base; i < end; ++i) {\n"
+           "    if (!act[i]) continue;\n"
+           "    r = have ? " + combine + " : vals[i];\n"
+           "    have = 1;\n"
+           "  }\n";
+  };
+  const std::string mn = is_float ? "fmin" : "min", mx = is_float ? "fmax" : "max";
+  switch (op) {
+    case Op::SimdSum: body = fold("r + vals[i]"); break;
+    case Op::SimdProduct: body = fold("r * vals[i]"); break;
+    case Op::SimdMin: body = fold(mn + "(r, vals[i])"); break;
+    case Op::SimdMax: body = fold(mx + "(r, vals[i])"); break;
+    case Op::SimdAnd: body = fold("(r & vals[i])"); break;
+    case Op::SimdOr: body = fold("(r | vals[i])"); break;
+    case Op::SimdXor: body = fold("(r ^ vals[i])"); break;
+    case Op::SimdPrefixInclusiveSum:
+    case Op::SimdPrefixExclusiveSum:
+      body = std::string("  $T r = ($T)(0);\n  for (uint i = base; i < end && i ") +
+             (op == Op::SimdPrefixInclusiveSum ? "<=" : "<") + " slot; ++i)\n    if (act[i]) r += vals[i];\n";
+      break;
+    case Op::SimdBroadcast:
+    case Op::SimdShuffle:
+      extra = "uint lane, ";
+      body = "  const uint src = base + lane;\n  $T r = (lane < 32u && src < end) ? vals[src] : v;\n";
+      break;
+    case Op::SimdBroadcastFirst:
+      body = "  $T r = v;\n  for (uint i = base; i < end; ++i)\n    if (act[i]) { r = vals[i]; break; }\n";
+      break;
+    case Op::SimdShuffleDown:
+      extra = "uint delta, ";
+      body = "  const uint l = (slot - base) + delta;\n  $T r = (l < 32u && base + l < end) ? vals[base + l] : v;\n";
+      break;
+    case Op::SimdShuffleUp:
+      extra = "uint delta, ";
+      body = "  $T r = (slot < n && delta <= slot - base) ? vals[slot - delta] : v;\n";
+      break;
+    case Op::SimdShuffleXor:
+      extra = "uint mask, ";
+      body = "  const uint l = (slot - base) ^ mask;\n  $T r = (l < 32u && base + l < end) ? vals[base + l] : v;\n";
+      break;
+    case Op::SimdAll:
+    case Op::SimdAny:
+      ret = "bool";
+      body = op == Op::SimdAll ? "  int r = 1;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && !vals[i]) r = 0;\n"
+                               : "  int r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r = 1;\n";
+      break;
+    case Op::SimdBallot:
+      ret = "ulong";
+      body = "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";
+      break;
+  }
+  std::string text = ret + " " + name + "($T v, " + extra +
+                     "int active, __local uint* scratch, uint4 grid) {\n"
+                     "  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
+                     "  const uint slot = mslport_simd_slot(grid);\n"
+                     "  __local $T* vals = (__local $T*)scratch;\n"
+                     "  __local int* act = (__local int*)(scratch + (n * (uint)sizeof($T) + 3u) / 4u);\n"
+                     "  if (slot < n) {\n    vals[slot] = v;\n    act[slot] = active;\n  }\n"
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  const uint base = slot & ~31u;\n"
+                     "  const uint end = min(base + 32u, mslport_threadgroup_thread_count(grid));\n" +
+                     body +
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  return r;\n"
+                     "}\n";
+  add(name, replace_all(text, "$T", T), {"mslport_simd_slot", "mslport_threadgroup_thread_count"});
+  return name;
+}
+
+std::string Prelude::text() const {
+  std::string out;
+  for (auto& i : items_) out += i.text + "\n";
+  return out;
+}
+
+}  // namespace mslport::back::opencl

@@ -1,0 +1,86 @@
+#include "back/opencl/raise/ir_build.h"
+
+namespace mslport::back::opencl {
+
+using ir::Expr;
+using ir::ExprPtr;
+
+ExprPtr make_call(std::string callee, ir::Type type, std::vector<ExprPtr> args, ir::SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Call;
+  e->spelling = std::move(callee);
+  e->type = std::move(type);
+  e->args = std::move(args);
+  e->loc = std::move(loc);
+  return e;
+}
+
+ExprPtr make_cast(ir::Type type, ExprPtr x) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Cast;
+  e->type = std::move(type);
+  e->loc = x->loc;
+  e->args.push_back(std::move(x));
+  return e;
+}
+
+ExprPtr make_swizzle(ExprPtr base, std::vector<int> lanes) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Swizzle;
+  e->type = lanes.size() == 1 ? ir::Type::scalar_of(base->type.scalar)
+                              : ir::Type::vector_of(base->type.scalar, (int)lanes.size());
+  e->components = std::move(lanes);
+  e->loc = base->loc;
+  e->args.push_back(std::move(base));
+  return e;
+}
+
+ExprPtr make_float(double v, ir::SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::FloatLit;
+  e->type = ir::Type::scalar_of(ir::ScalarKind::Float);
+  e->float_value = v;
+  e->loc = std::move(loc);
+  return e;
+}
+
+void rewrite_expr(ExprPtr& slot, const ExprRewrite& f) {
+  if (!slot) return;
+  for (auto& a : slot->args) rewrite_expr(a, f);
+  if (slot->mask) rewrite_expr(slot->mask, f);
+  slot = f(std::move(slot));
+}
+
+void for_each_stmt_expr_slot(ir::Stmt& s, const std::function<void(ExprPtr&)>& f) {
+  ir::walk_stmts_mut(s, [&](ir::Stmt& st) {
+    if (st.expr) f(st.expr);
+    if (st.step) f(st.step);
+    return true;
+  });
+}
+
+void rewrite_kernel_exprs(ir::Kernel& k, const ExprRewrite& f) {
+  if (!k.body) return;
+  for_each_stmt_expr_slot(*k.body, [&](ExprPtr& slot) { rewrite_expr(slot, f); });
+}
+
+bool is_pure(const Expr& e) {
+  bool pure = true;
+  ir::walk_exprs(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::Assign || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Collective) pure = false;
+    if (x.kind == Expr::Kind::Unary &&
+        (x.unary_op == ir::UnaryOp::PreInc || x.unary_op == ir::UnaryOp::PreDec ||
+         x.unary_op == ir::UnaryOp::PostInc || x.unary_op == ir::UnaryOp::PostDec))
+      pure = false;
+    return pure;
+  });
+  return pure;
+}
+
+int member_struct_index(const Expr& member) {
+  const ir::Type& base = member.args.at(0)->type;
+  if (member.arrow) return base.is_pointer() && base.elem ? base.elem->struct_index : -1;
+  return base.struct_index;
+}
+
+}  // namespace mslport::back::opencl

@@ -1,0 +1,124 @@
+// Step: the kernel's OpenCL arguments and Metal's thread-geometry builtins.
+//  * Buffer params stay pointers; `constant T& p [[buffer(n)]]` becomes a
+//    `__constant T*` argument whose uses read `(*p)` / `p->field`.
+//  * Builtin params are no arguments: each becomes a local computed at the
+//    top of the kernel by a prelude helper from get_*_id / get_local_size and
+//    the `grid` argument (Metal's grid size, for clipped edge threadgroups).
+//  * Argument order: buffers, threadgroup memory (in source order), then
+//    simd_scratch (added by simd_collectives.cc) and grid.
+#include "back/opencl/raise/ir_build.h"
+#include "back/opencl/raise/raise.h"
+
+namespace mslport::back::opencl {
+namespace {
+
+using ir::BuiltinId;
+using ir::Expr;
+using ir::ExprPtr;
+
+bool is_3d_builtin(BuiltinId b) {
+  switch (b) {
+    case BuiltinId::ThreadIndexInThreadgroup:
+    case BuiltinId::ThreadIndexInSimdgroup:
+    case BuiltinId::SimdgroupIndexInThreadgroup:
+    case BuiltinId::ThreadsPerSimdgroup:
+    case BuiltinId::SimdgroupsPerThreadgroup: return false;
+    default: return true;
+  }
+}
+
+// `mslport_<attr>(grid)` adapted to the parameter's type (uint, ushort2, ...).
+ExprPtr builtin_value(RaiseContext& ctx, const ir::Kernel& k, const ir::Param& p, int grid_var) {
+  const std::string helper = std::string("mslport_") + ir::builtin_attr_name(p.builtin);
+  ctx.prelude.require(helper);
+  const ir::Type uint_t = ir::Type::scalar_of(ir::ScalarKind::UInt);
+  std::vector<ExprPtr> args;
+  args.push_back(ir::make_var_ref(k, grid_var, p.loc));
+  ExprPtr v;
+  if (is_3d_builtin(p.builtin)) {
+    v = make_call(helper, ir::Type::vector_of(ir::ScalarKind::UInt, 3), std::move(args), p.loc);
+    const int lanes = p.type.is_vector() ? p.type.count : 1;
+    if (lanes == 1) v = make_swizzle(std::move(v), {0});
+    else if (lanes == 2) v = make_swizzle(std::move(v), {0, 1});
+  } else {
+    v = make_call(helper, uint_t, std::move(args), p.loc);
+  }
+  if (v->type != p.type) v = make_cast(p.type, std::move(v));
+  return v;
+}
+
+}  // namespace
+
+void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
+  cl.grid_var = ir::add_var(k, "mslport_grid", ir::Type::vector_of(ir::ScalarKind::UInt, 4), k.loc);
+
+  std::vector<int> builtin_var(k.params.size(), -1);
+  std::vector<ir::StmtPtr> prologue;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    ir::Param& p = k.params[i];
+    switch (p.kind) {
+      case ir::Param::Kind::ConstantRef:
+      case ir::Param::Kind::ConstantValue:
+        p.type = ir::Type::pointer_to(p.type, ir::AddressSpace::Constant, true);
+        [[fallthrough]];
+      case ir::Param::Kind::Buffer: {
+        ClArg a;
+        a.kind = ClArg::Kind::Buffer;
+        a.param = (int)i;
+        cl.args.push_back(a);
+        break;
+      }
+      case ir::Param::Kind::ThreadgroupMemory: break;  // after the buffers
+      case ir::Param::Kind::Builtin: {
+        // The local takes the parameter's name; the parameter is no argument.
+        int v = ir::add_var(k, "mslport_builtin", p.type, p.loc);
+        k.vars[v].name = p.name;
+        k.vars[v].is_const = true;
+        p.name = "mslport_unused_" + p.name;
+        builtin_var[i] = v;
+        prologue.push_back(ir::make_decl(v, builtin_value(ctx, k, p, cl.grid_var), p.loc));
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (k.params[i].kind != ir::Param::Kind::ThreadgroupMemory) continue;
+    ClArg a;
+    a.kind = ClArg::Kind::ThreadgroupMemory;
+    a.param = (int)i;
+    cl.args.push_back(a);
+  }
+  ClArg grid;
+  grid.kind = ClArg::Kind::Grid;
+  grid.var = cl.grid_var;
+  cl.args.push_back(grid);
+
+  rewrite_kernel_exprs(k, [&](ExprPtr e) -> ExprPtr {
+    if (e->kind == Expr::Kind::ParamRef) {
+      const ir::Param& p = k.params.at(e->index);
+      if (p.kind == ir::Param::Kind::Builtin) return ir::make_var_ref(k, builtin_var[e->index], e->loc);
+      if (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) {
+        ir::Type value = *p.type.elem;
+        ir::SourceLoc loc = e->loc;
+        e->type = p.type;
+        return ir::make_unary(ir::UnaryOp::Deref, value, std::move(e), loc);
+      }
+      e->type = p.type;
+      return e;
+    }
+    // (*p).field -> p->field
+    if (e->kind == Expr::Kind::Member && !e->arrow && e->args[0]->kind == Expr::Kind::Unary &&
+        e->args[0]->unary_op == ir::UnaryOp::Deref) {
+      ExprPtr ptr = std::move(e->args[0]->args[0]);
+      e->args[0] = std::move(ptr);
+      e->arrow = true;
+    }
+    return e;
+  });
+  if (!prologue.empty()) {
+    auto& stmts = k.body->stmts;
+    stmts.insert(stmts.begin(), std::make_move_iterator(prologue.begin()), std::make_move_iterator(prologue.end()));
+  }
+}
+
+}  // namespace mslport::back::opencl

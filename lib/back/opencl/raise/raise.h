@@ -1,0 +1,51 @@
+// Raising: rewrites (a copy of) the lowered IR, step by step, until it has
+// exactly the shape of OpenCL C 1.2, so that printer.cc only prints.
+// raise.cc runs the steps in order; each step is one file in this folder.
+#pragma once
+
+#include "back/opencl/cl_kernel.h"
+#include "support/diagnostics.h"
+
+namespace mslport::back::opencl {
+
+struct RaiseContext {
+  ir::Module& module;
+  DiagEngine& diags;
+  Prelude& prelude;
+  // "error: <construct> is not supported by the OpenCL backend yet".
+  void unsupported(const ir::SourceLoc& loc, const std::string& construct) {
+    diags.error(loc, construct + " is not supported by the OpenCL backend yet");
+  }
+};
+
+// Runs every step on `out->module` (already lowered by the shared passes).
+// Returns false when a step reported errors.
+bool raise_module(RaiseContext& ctx, RaisedModule* out);
+
+// ---- the steps, in pipeline order (see raise.cc for why) ----
+
+// Reports IR the backend cannot print yet (simdgroup_matrix, bool vectors, ...).
+bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
+// Renames Metal identifiers that OpenCL C reserves (e.g. `global`, `half2`).
+void rename_reserved(RaiseContext& ctx);
+// Kernel arguments: ConstantRef -> `__constant T*` used as `(*p)`; builtins ->
+// locals computed at the top of the kernel; the `grid` argument.
+void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl);
+// half / bfloat kept as ushort bits in memory and computed in float; bool in
+// memory as uchar.
+bool raise_memory_types(RaiseContext& ctx, ir::Kernel& k);
+void raise_struct_and_constant_types(RaiseContext& ctx);
+// simdgroup_matrix<float, 8, 8> operations -> prelude helpers.
+bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k);
+// Metal builtin functions -> OpenCL C builtins or prelude helpers.
+bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl);
+// SIMD-group collectives -> prelude helpers over local scratch.
+void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl);
+// Constant vector indices -> swizzles; vector literal lanes of the lane type.
+void raise_vectors(RaiseContext& ctx, ir::Kernel& k);
+// Struct layouts: explicit padding where OpenCL's natural layout differs.
+bool raise_struct_layout(RaiseContext& ctx);
+// Program-scope constants: initialisers that are OpenCL constant expressions.
+void raise_global_constants(RaiseContext& ctx);
+
+}  // namespace mslport::back::opencl

@@ -1,0 +1,439 @@
+// Translates small Metal kernels to OpenCL C, builds them on the OpenCL
+// platform here (PoCL: OpenCL C 1.2, no sub-groups, no fp16) and runs them as
+// the .bindings.json says: emulated SIMD-group functions under divergence and
+// early returns, partial SIMD groups, dispatchThreads edge groups, barriers,
+// bfloat / half storage.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "back/opencl/emit_opencl.h"
+#include "front/parse_metal.h"
+
+using namespace mslport;
+
+namespace {
+
+const char* kMetalPrelude = "#include <metal_stdlib>\nusing namespace metal;\n";
+
+struct Emitted {
+  std::string cl, bindings, error;
+};
+
+Emitted emit(const std::string& metal) {
+  Emitted out;
+  DiagEngine diags;
+  auto m = front::parse_metal_source("test.metal", std::string(kMetalPrelude) + metal, diags);
+  back::opencl::EmitResult r;
+  back::opencl::EmitOptions o;
+  o.tool_version = "test";
+  if (m && back::opencl::emit_module(*m, o, diags, &r)) {
+    out.cl = r.cl_source;
+    out.bindings = r.bindings_json;
+  }
+  for (auto& d : diags.diagnostics()) out.error += DiagEngine::render(d);
+  if (out.cl.empty() && out.error.empty()) out.error = "no output";
+  return out;
+}
+
+using Bytes = std::vector<uint8_t>;
+template <class T>
+Bytes bytes_of(const std::vector<T>& v) {
+  Bytes b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+template <class T>
+std::vector<T> values_of(const Bytes& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+struct Launch {
+  std::array<size_t, 3> grid{1, 1, 1};  // Metal grid in threads
+  std::array<size_t, 3> tg{1, 1, 1};    // threads per threadgroup
+  std::map<int, Bytes> buffers;         // by Metal buffer index; read back after the run
+  std::map<int, size_t> tg_bytes;       // dynamic threadgroup memory by index
+};
+
+class OpenCl {
+ public:
+  OpenCl() {
+    cl_platform_id p;
+    cl_uint n = 0;
+    if (clGetPlatformIDs(1, &p, &n) != CL_SUCCESS || n == 0) return;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev_, nullptr) != CL_SUCCESS) return;
+    cl_int err;
+    ctx_ = clCreateContext(nullptr, 1, &dev_, nullptr, nullptr, &err);
+    queue_ = clCreateCommandQueue(ctx_, dev_, 0, &err);
+  }
+  bool ok() const { return queue_ != nullptr; }
+
+  // Builds `cl`, runs `kernel` with the arguments `bindings` describes.
+  // Returns "" or what went wrong.
+  std::string run(const Emitted& e, const std::string& kernel, Launch& l) {
+    const char* src = e.cl.c_str();
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx_, 1, &src, nullptr, &err);
+    if (clBuildProgram(prog, 1, &dev_, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+      std::string log(1 << 16, '\0');
+      clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, log.size(), log.data(), nullptr);
+      clReleaseProgram(prog);
+      return "build failed:\n" + std::string(log.c_str()) + "\n" + e.cl;
+    }
+    cl_kernel k = clCreateKernel(prog, kernel.c_str(), &err);
+    if (err != CL_SUCCESS) return "no kernel " + kernel;
+    std::map<int, cl_mem> mems;
+    for (auto& [index, data] : l.buffers)
+      mems[index] = clCreateBuffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size(), data.data(), &err);
+    std::string problem;
+    nlohmann::json doc = nlohmann::json::parse(e.bindings);
+    size_t tg_total = l.tg[0] * l.tg[1] * l.tg[2];
+    for (auto& kj : doc["kernels"]) {
+      if (kj["name"] != kernel) continue;
+      cl_uint ai = 0;
+      for (auto& a : kj["args"]) {
+        std::string kind = a["kind"];
+        if (kind == "buffer") err = clSetKernelArg(k, ai, sizeof(cl_mem), &mems.at(a["index"].get<int>()));
+        else if (kind == "threadgroup_memory") err = clSetKernelArg(k, ai, l.tg_bytes.at(a["index"].get<int>()), nullptr);
+        else if (kind == "simd_scratch") err = clSetKernelArg(k, ai, a["bytes_per_thread"].get<size_t>() * tg_total, nullptr);
+        else if (kind == "grid") {
+          cl_uint4 g{};
+          for (int d = 0; d < 3; ++d) g.s[d] = (cl_uint)l.grid[d];
+          err = clSetKernelArg(k, ai, sizeof g, &g);
+        }
+        if (err != CL_SUCCESS) problem = "clSetKernelArg " + std::to_string(ai) + " (" + kind + ") failed";
+        ++ai;
+      }
+    }
+    std::array<size_t, 3> global;
+    for (int d = 0; d < 3; ++d) global[d] = (l.grid[d] + l.tg[d] - 1) / l.tg[d] * l.tg[d];
+    if (problem.empty() &&
+        clEnqueueNDRangeKernel(queue_, k, 3, nullptr, global.data(), l.tg.data(), 0, nullptr, nullptr) != CL_SUCCESS)
+      problem = "clEnqueueNDRangeKernel failed";
+    for (auto& [index, data] : l.buffers) {
+      clEnqueueReadBuffer(queue_, mems[index], CL_TRUE, 0, data.size(), data.data(), 0, nullptr, nullptr);
+      clReleaseMemObject(mems[index]);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    return problem;
+  }
+
+ private:
+  cl_device_id dev_ = nullptr;
+  cl_context ctx_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+};
+
+OpenCl& opencl() {
+  static OpenCl cl;
+  return cl;
+}
+
+#define REQUIRE_OPENCL() \
+  if (!opencl().ok()) GTEST_SKIP() << "no OpenCL platform"
+
+std::vector<float> iota_f(size_t n, float start = 1) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = start + (float)i;
+  return v;
+}
+
+TEST(OpenClRun, SimdSumInDivergentIfSumsOnlyActiveLanes) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]],
+              uint tid [[thread_position_in_grid]], uint lane [[thread_index_in_simdgroup]]) {
+  float s = -1.0f;
+  if (lane < n) { s = simd_sum(in[tid]); }
+  out[tid] = s;
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {64, 1, 1};
+  l.tg = {64, 1, 1};
+  l.buffers[0] = bytes_of(iota_f(64));
+  l.buffers[1] = bytes_of(std::vector<float>(64, 0.0f));
+  l.buffers[2] = bytes_of(std::vector<uint32_t>{5});
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  for (int t = 0; t < 64; ++t) {
+    int base = t / 32 * 32;
+    float expect = (t % 32) < 5 ? 5.0f * (base + 1) + 10.0f : -1.0f;  // (base+1) + ... + (base+5)
+    EXPECT_EQ(out[t], expect) << "thread " << t;
+  }
+}
+
+TEST(OpenClRun, EarlyReturnedThreadsAreLeftOutOfSimdSum) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              uint tid [[thread_position_in_grid]]) {
+  if (tid % 3 == 0) return;
+  out[tid] = simd_sum(in[tid]);
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {64, 1, 1};
+  l.tg = {64, 1, 1};
+  l.buffers[0] = bytes_of(iota_f(64));
+  l.buffers[1] = bytes_of(std::vector<float>(64, -7.0f));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  for (int t = 0; t < 64; ++t) {
+    float expect = 0;
+    for (int j = t / 32 * 32; j < t / 32 * 32 + 32; ++j)
+      if (j % 3 != 0) expect += (float)(j + 1);
+    EXPECT_EQ(out[t], t % 3 == 0 ? -7.0f : expect) << "thread " << t;
+  }
+}
+
+TEST(OpenClRun, SimdFunctionsOverIntegers) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const int* in [[buffer(0)]], device int* out [[buffer(1)]], uint tid [[thread_position_in_grid]]) {
+  int v = in[tid];
+  out[tid * 7 + 0] = simd_max(v);
+  out[tid * 7 + 1] = simd_prefix_exclusive_sum(v);
+  out[tid * 7 + 2] = simd_shuffle_down(v, 1);
+  out[tid * 7 + 3] = simd_broadcast(v, 3);
+  out[tid * 7 + 4] = simd_prefix_inclusive_sum(v);
+  out[tid * 7 + 5] = simd_any(v > 40) + 2 * simd_all(v > 0);
+  out[tid * 7 + 6] = simd_min(v);
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  const int n = 48;  // a full SIMD group and a partial one (16 lanes)
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 50 + 1;
+  Launch l;
+  l.grid = {n, 1, 1};
+  l.tg = {n, 1, 1};
+  l.buffers[0] = bytes_of(in);
+  l.buffers[1] = bytes_of(std::vector<int>(n * 7, 0));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<int>(l.buffers[1]);
+  for (int t = 0; t < n; ++t) {
+    int base = t / 32 * 32, end = std::min(base + 32, n), lane = t - base;
+    int mx = 0, mn = 1 << 30, excl = 0, any = 0, all = 1;
+    for (int j = base; j < end; ++j) {
+      mx = std::max(mx, in[j]);
+      mn = std::min(mn, in[j]);
+      if (j < t) excl += in[j];
+      any |= in[j] > 40;
+      all &= in[j] > 0;
+    }
+    EXPECT_EQ(out[t * 7 + 0], mx) << t;
+    EXPECT_EQ(out[t * 7 + 1], excl) << t;
+    EXPECT_EQ(out[t * 7 + 2], lane + 1 < 32 && t + 1 < end ? in[t + 1] : in[t]) << t;
+    EXPECT_EQ(out[t * 7 + 3], in[base + 3]) << t;
+    EXPECT_EQ(out[t * 7 + 4], excl + in[t]) << t;
+    EXPECT_EQ(out[t * 7 + 5], any + 2 * all) << t;
+    EXPECT_EQ(out[t * 7 + 6], mn) << t;
+  }
+}
+
+TEST(OpenClRun, DispatchThreadsEdgeGroupsAreClipped) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device uint* out [[buffer(0)]],
+              uint2 gid [[thread_position_in_grid]], uint2 tptg [[threads_per_threadgroup]],
+              uint tiitg [[thread_index_in_threadgroup]], uint2 grid [[threads_per_grid]]) {
+  out[gid.y * grid.x + gid.x] = tptg.x * 1000000u + tptg.y * 10000u + tiitg * 10u + simd_sum(1u) % 10u;
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {10, 3, 1};
+  l.tg = {4, 2, 1};
+  l.buffers[0] = bytes_of(std::vector<uint32_t>(64, 7));  // 30 written, the rest must stay 7
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<uint32_t>(l.buffers[0]);
+  for (uint32_t y = 0; y < 3; ++y)
+    for (uint32_t x = 0; x < 10; ++x) {
+      uint32_t w = std::min(4u, 10 - x / 4 * 4), h = std::min(2u, 3 - y / 2 * 2);
+      uint32_t index = (x % 4) + (y % 2) * w;
+      EXPECT_EQ(out[y * 10 + x], w * 1000000 + h * 10000 + index * 10 + (w * h) % 10) << x << "," << y;
+    }
+  for (int i = 30; i < 64; ++i) EXPECT_EQ(out[i], 7u) << "written beyond the grid at " << i;
+}
+
+TEST(OpenClRun, PartialSimdGroupsOfADispatchThreadsGrid) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device uint* out [[buffer(0)]], uint tid [[thread_position_in_grid]]) {
+  out[tid] = simd_sum(1u);
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {70, 1, 1};
+  l.tg = {40, 1, 1};  // groups of 32 + 8 threads, then a clipped group of 30
+  l.buffers[0] = bytes_of(std::vector<uint32_t>(80, 0));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<uint32_t>(l.buffers[0]);
+  for (int t = 0; t < 80; ++t) {
+    uint32_t expect = t >= 70 ? 0 : t >= 40 ? 30 : t >= 32 ? 8 : 32;
+    EXPECT_EQ(out[t], expect) << t;
+  }
+}
+
+TEST(OpenClRun, BarrierInsideUniformLoop) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint tg [[threadgroup_position_in_grid]],
+              uint n [[threads_per_threadgroup]]) {
+  sh[tid] = in[tg * n + tid];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  for (uint s = n / 2; s > 0; s >>= 1) {
+    if (tid < s) sh[tid] += sh[tid + s];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+  }
+  if (tid == 0) out[tg] = sh[0];
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {128, 1, 1};
+  l.tg = {64, 1, 1};
+  l.buffers[0] = bytes_of(iota_f(128));
+  l.buffers[1] = bytes_of(std::vector<float>(2, 0.0f));
+  l.tg_bytes[0] = 64 * sizeof(float);
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  EXPECT_EQ(out[0], 64.0f * 65.0f / 2.0f);
+  EXPECT_EQ(out[1], (128.0f * 129.0f - 64.0f * 65.0f) / 2.0f);
+}
+
+TEST(OpenClRun, StaticThreadgroupArraysAndSimdgroupLeaders) {
+  REQUIRE_OPENCL();
+  // The corpus's cross-SIMD-group reduction (moe_post_ops.metal).
+  Emitted e = emit(R"(
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              uint tid [[thread_index_in_threadgroup]], uint lane [[thread_index_in_simdgroup]],
+              uint sg [[simdgroup_index_in_threadgroup]]) {
+  threadgroup float part[4];
+  float s = simd_sum(in[tid]);
+  if (lane == 0) part[sg] = s;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (tid == 0) out[0] = part[0] + part[1] + part[2] + part[3];
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  Launch l;
+  l.grid = {128, 1, 1};
+  l.tg = {128, 1, 1};
+  l.buffers[0] = bytes_of(iota_f(128));
+  l.buffers[1] = bytes_of(std::vector<float>(1, 0.0f));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  EXPECT_EQ(values_of<float>(l.buffers[1])[0], 128.0f * 129.0f / 2.0f);
+}
+
+// bfloat: the top 16 bits of a float, rounded to nearest even.
+uint16_t to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+float from_bf16(uint16_t b) {
+  uint32_t u = (uint32_t)b << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+TEST(OpenClRun, BfloatIsStoredAsBitsAndRoundedToNearestEven) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const bfloat* a [[buffer(0)]], device bfloat* out [[buffer(1)]],
+              device float* wide [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+  bfloat x = a[i] * a[i];
+  out[i] = x + bfloat(1.0f);
+  wide[i] = float(a[i]) * 3.0f;
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  ASSERT_NE(e.cl.find("__global const ushort* a"), std::string::npos) << e.cl;
+  const int n = 32;
+  std::vector<uint16_t> a(n);
+  for (int i = 0; i < n; ++i) a[i] = to_bf16(1.0f + 0.0371f * (float)i);
+  Launch l;
+  l.grid = {n, 1, 1};
+  l.tg = {n, 1, 1};
+  l.buffers[0] = bytes_of(a);
+  l.buffers[1] = bytes_of(std::vector<uint16_t>(n, 0));
+  l.buffers[2] = bytes_of(std::vector<float>(n, 0.0f));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<uint16_t>(l.buffers[1]);
+  auto wide = values_of<float>(l.buffers[2]);
+  for (int i = 0; i < n; ++i) {
+    float av = from_bf16(a[i]);
+    float x = from_bf16(to_bf16(av * av));
+    EXPECT_EQ(out[i], to_bf16(x + 1.0f)) << i;
+    EXPECT_EQ(wide[i], av * 3.0f) << i;
+  }
+}
+
+TEST(OpenClRun, HalfIsStoredAsBitsWithoutFp16) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const half* a [[buffer(0)]], device half* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  out[i] = a[i] + half(0.5f);
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  // 1, 2, 1025, 1024, 65504 (max); + 0.5 rounds to nearest even in half
+  // (ulp 1 in [1024, 2048): 1025.5 -> 1026, 1024.5 -> 1024).
+  std::vector<uint16_t> a = {0x3c00, 0x4000, 0x6401, 0x6400, 0x7bff};
+  std::vector<uint16_t> expect = {0x3e00, 0x4100, 0x6402, 0x6400, 0x7bff};
+  Launch l;
+  l.grid = {5, 1, 1};
+  l.tg = {5, 1, 1};
+  l.buffers[0] = bytes_of(a);
+  l.buffers[1] = bytes_of(std::vector<uint16_t>(5, 0));
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  EXPECT_EQ(values_of<uint16_t>(l.buffers[1]), expect);
+}
+
+TEST(OpenClRun, ConstantStructsAndMathBuiltins) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+struct Params { int n; float scale; float3 bias; };
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+              constant Params& p [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+  if (int(i) >= p.n) return;
+  float v = x[i] * p.scale + p.bias.y;
+  out[i] = max(v, 0.0f) + precise::exp(0.0f) + rsqrt(4.0f) + fma(v, 2.0f, 1.0f) + float(min(int(i), 2))
+           + select(10.0f, 20.0f, v > 1.0f) + (isinf(-INFINITY) ? 100.0f : 0.0f);
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  struct Params {
+    int n;
+    float scale;
+    float pad[2];
+    float bias[4];
+  } p{3, 2.0f, {0, 0}, {0, 0.25f, 0, 0}};
+  static_assert(sizeof(Params) == 32, "Metal layout: float3 at offset 16");
+  Launch l;
+  l.grid = {4, 1, 1};
+  l.tg = {4, 1, 1};
+  l.buffers[0] = bytes_of(std::vector<float>{-1.0f, 0.5f, 2.0f, 9.0f});
+  l.buffers[1] = bytes_of(std::vector<float>(4, -1.0f));
+  l.buffers[2] = bytes_of(std::vector<Params>{p});
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  std::vector<float> x = {-1.0f, 0.5f, 2.0f};
+  for (int i = 0; i < 3; ++i) {
+    float v = x[i] * 2.0f + 0.25f;
+    float expect = std::max(v, 0.0f) + 1.0f + 0.5f + std::fma(v, 2.0f, 1.0f) + (float)std::min(i, 2) +
+                   (v > 1.0f ? 20.0f : 10.0f) + 100.0f;
+    EXPECT_FLOAT_EQ(out[i], expect) << i;
+  }
+  EXPECT_EQ(out[3], -1.0f);
+}
+
+}  // namespace
