@@ -89,12 +89,7 @@ struct Predicator {
         }
         bool is_alive_guard = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
         if (!is_alive_guard && (u == Uniformity::Thread || u == Uniformity::Simdgroup) && contains_barrier(*s)) {
-          const Stmt* bar = first_barrier(*s);
-          diags.error(bar->loc, std::string(bar->simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") +
-                                    " in divergent control flow: not every thread of the " +
-                                    (bar->simdgroup_scope ? "SIMD group" : "threadgroup") + " reaches it");
-          diags.note(s->expr->loc, std::string("the condition is ") + uniformity_name(u));
-          ok = false;
+          report_divergent_barrier(*s, u);
           break;
         }
         if (u == Uniformity::Unknown && !contains_collective_stmt(*s)) {
@@ -120,6 +115,15 @@ struct Predicator {
       default: break;
     }
     out.push_back(std::move(s));
+  }
+
+  void report_divergent_barrier(const Stmt& s, Uniformity u) {
+    const Stmt* bar = first_barrier(s);
+    diags.error(bar->loc, std::string(bar->simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") +
+                              " in divergent control flow: not every thread of the " +
+                              (bar->simdgroup_scope ? "SIMD group" : "threadgroup") + " reaches it");
+    diags.note(s.expr->loc, std::string("the condition is ") + uniformity_name(u));
+    ok = false;
   }
 
   static bool contains_collective_stmt(const Stmt& s) {
@@ -282,8 +286,12 @@ struct Predicator {
           break;
         case Stmt::Kind::If: {
           // Nested conditions are divergent too: the active set is already a subset.
-          std::vector<StmtPtr> tmp;
           bool nested_alive = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
+          Uniformity u = level_of(*s->expr);
+          if (!nested_alive && u != Uniformity::Threadgroup && u != Uniformity::Unknown && contains_barrier(*s)) {
+            report_divergent_barrier(*s, u);
+            break;
+          }
           split_if(*s, masks, out, nested_alive);
           break;
         }

@@ -1,0 +1,25 @@
+# lit configuration for mslport's textual tests (diagnostics catalogue).
+# Run through ctest (tests/CMakeLists.txt), which passes the tool paths:
+#   lit.py -D mslport=build/tool/mslport -D filecheck=/usr/lib/llvm-19/bin/FileCheck tests/lit
+import os
+
+import lit.formats
+
+config.name = "mslport"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".metal", ".test"]
+config.excludes = ["inputs"]
+config.test_source_root = os.path.dirname(__file__)
+# Keep lit's Output/ directories out of the source tree.
+if lit_config.params.get("exec_root"):
+    config.test_exec_root = lit_config.params["exec_root"]
+
+mslport = lit_config.params.get("mslport")
+filecheck = lit_config.params.get("filecheck", "FileCheck")
+if not mslport:
+    lit_config.fatal("pass -D mslport=/path/to/mslport")
+config.substitutions.append(("%mslport", mslport))
+config.substitutions.append(("FileCheck", filecheck))
+# LLVM's `not` (inverts the exit status) lives beside FileCheck.
+config.substitutions.append(("not ", os.path.join(os.path.dirname(filecheck), "not") + " "))
+config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "inputs")))
