@@ -1,27 +1,30 @@
-// `mslport check`: translate the sources, build every emitted kernel for
-// each target, run every golden case, compare, report.
+// `mslport check`: translate the sources, then check the emitted code
+// against the golden cases (runtime/check_emitted.h).
 #include <filesystem>
 #include <iostream>
-#include <memory>
-#include <set>
 #include <unistd.h>
 
 #include "commands.h"
-#include "runtime/runner.h"
+#include "runtime/check_emitted.h"
 #include "support/atomic_file.h"
 
 namespace fs = std::filesystem;
 
 namespace mslport::tool {
 
-int run_check(const CheckOptions& opt) {
-  std::vector<std::string> targets;
-  if (opt.target == "all") targets = {"openmp", "opencl"};
-  else if (opt.target == "openmp" || opt.target == "opencl") targets = {opt.target};
+bool parse_targets(const std::string& target, std::vector<std::string>* out) {
+  if (target == "all") *out = {"openmp", "opencl"};
+  else if (target == "openmp" || target == "opencl") *out = {target};
   else {
-    std::cerr << "mslport: error: unknown target '" << opt.target << "' (openmp, opencl, all)\n";
-    return 2;
+    std::cerr << "mslport: error: unknown target '" << target << "' (openmp, opencl, all)\n";
+    return false;
   }
+  return true;
+}
+
+int run_check(const CheckOptions& opt) {
+  runtime::CheckRequest req;
+  if (!parse_targets(opt.target, &req.targets)) return 2;
   std::string err;
   auto sources = expand_sources(opt.sources, &err);
   if (!err.empty()) {
@@ -31,57 +34,46 @@ int run_check(const CheckOptions& opt) {
   fs::path work = opt.work_dir.empty() ? fs::temp_directory_path() / ("mslport-check-" + std::to_string(::getuid()))
                                        : fs::path(opt.work_dir);
   fs::create_directories(work);
+  req.golden_dir = opt.golden_dir;
+  req.platform = opt.platform;
+  req.format = opt.format;
+  req.kernels = opt.kernels;
+  req.build_dir = (work / "build").string();
 
-  bool translate_failed = false;
-  std::vector<std::unique_ptr<runtime::Executor>> executors;
+  bool failed = false;
+  Target tg = req.targets.size() == 2 ? Target::All : (req.targets[0] == "openmp" ? Target::OpenMP : Target::OpenCL);
   for (auto& src : sources) {
     DiagEngine diags;
     Translation t;
-    Target tg = targets.size() == 2 ? Target::All : (targets[0] == "openmp" ? Target::OpenMP : Target::OpenCL);
     bool ok = translate_file(src, tg, false, diags, &t);
     diags.print_all(std::cerr);
     if (!ok) {
       std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not covered\n";
-      translate_failed = true;
+      failed = true;
       continue;
     }
     fs::path dir = work / t.stem;
     fs::create_directories(dir);
-    for (auto& target : targets) {
-      std::string load_err;
-      std::unique_ptr<runtime::Executor> ex;
-      if (target == "openmp") {
-        write_file_atomic((dir / (t.stem + ".h")).string(), t.header, &load_err);
-        write_file_atomic((dir / (t.stem + ".cpp")).string(), t.cpp, &load_err);
-        ex = runtime::load_openmp_module((dir / (t.stem + ".cpp")).string(), (dir / "build").string(), &load_err);
-      } else {
-        write_file_atomic((dir / (t.stem + ".cl")).string(), t.cl, &load_err);
-        write_file_atomic((dir / (t.stem + ".bindings.json")).string(), t.bindings, &load_err);
-        ex = runtime::load_opencl_program((dir / (t.stem + ".cl")).string(),
-                                          (dir / (t.stem + ".bindings.json")).string(), opt.platform, &load_err);
-      }
-      if (!ex) {
-        std::cerr << "mslport: error: " << src << ": the emitted " << target << " code failed to build:\n"
-                  << load_err << "\n";
-        translate_failed = true;
-        continue;
-      }
-      executors.push_back(std::move(ex));
+    runtime::EmittedFiles files;
+    files.source = src;
+    bool wrote = true;
+    if (!t.cpp.empty()) {
+      files.cpp = (dir / (t.stem + ".cpp")).string();
+      wrote = write_file_atomic((dir / (t.stem + ".h")).string(), t.header, &err) &&
+              write_file_atomic(files.cpp, t.cpp, &err);
     }
+    if (wrote && !t.cl.empty()) {
+      files.cl = (dir / (t.stem + ".cl")).string();
+      files.bindings = (dir / (t.stem + ".bindings.json")).string();
+      wrote = write_file_atomic(files.cl, t.cl, &err) && write_file_atomic(files.bindings, t.bindings, &err);
+    }
+    if (!wrote) {
+      std::cerr << "mslport: error: " << err << "\n";
+      return 2;
+    }
+    req.modules.push_back(files);
   }
-
-  std::vector<runtime::LoadError> load_errors;
-  auto cases = runtime::load_golden_dir(opt.golden_dir, &load_errors);
-  for (auto& e : load_errors) std::cerr << e.file << ": error: " << e.message << "\n";
-  std::vector<runtime::Executor*> raw;
-  for (auto& e : executors) raw.push_back(e.get());
-  auto results = runtime::run_cases(cases, targets, raw, opt.kernels);
-  if (opt.format == "json") std::cout << runtime::format_json(results) << "\n";
-  else std::cout << runtime::format_table(results);
-
-  bool failed = translate_failed || !load_errors.empty();
-  for (auto& r : results) failed = failed || r.status == "fail" || r.status == "error";
-  return failed ? 1 : 0;
+  return runtime::check_emitted(req, failed);
 }
 
 }  // namespace mslport::tool

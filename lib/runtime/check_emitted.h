@@ -1,0 +1,32 @@
+// The core of `mslport check`, shared by `mslport` (which translates first)
+// and `mslport-run` (which checks committed targets/ and needs no libclang):
+// build emitted files for each target, run the golden cases, report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mslport::runtime {
+
+// One .metal file's emitted code on disk.
+struct EmittedFiles {
+  std::string source;        // for messages
+  std::string cpp;           // OpenMP .cpp (its .h beside it); empty if absent
+  std::string cl, bindings;  // OpenCL .cl and .bindings.json; empty if absent
+};
+
+struct CheckRequest {
+  std::vector<EmittedFiles> modules;
+  std::vector<std::string> targets;  // "openmp", "opencl"
+  std::string golden_dir = "golden";
+  std::string platform;
+  std::string format = "table";      // or "json"
+  std::string build_dir;             // where modules are compiled
+  std::vector<std::string> kernels;  // empty = all
+};
+
+// Prints the report to stdout, problems to stderr; returns the exit status
+// (0 = every covered case passed and nothing failed to build or load).
+int check_emitted(const CheckRequest& request, bool earlier_failures);
+
+}  // namespace mslport::runtime
