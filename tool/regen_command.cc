@@ -3,7 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
 #include "commands.h"
@@ -15,16 +20,48 @@ namespace mslport::tool {
 
 namespace {
 
+// Translates sources on all cores; libclang indices are per parse, so
+// translations are independent.
+std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::string>& sources,
+                                                        bool line_directives, std::vector<std::string>* diag_text) {
+  std::vector<std::pair<bool, Translation>> out(sources.size());
+  diag_text->assign(sources.size(), "");
+  std::atomic<size_t> next{0}, done{0};
+  bool tty = ::isatty(2);
+  std::mutex mu;
+  auto worker = [&]() {
+    for (size_t i = next++; i < sources.size(); i = next++) {
+      DiagEngine diags;
+      out[i].first = translate_file(sources[i], Target::All, line_directives, diags, &out[i].second);
+      std::ostringstream os;
+      diags.print_all(os);
+      (*diag_text)[i] = os.str();
+      size_t n = ++done;
+      if (tty) {
+        std::lock_guard<std::mutex> lock(mu);
+        std::cerr << "\r[" << n << "/" << sources.size() << "] " << sources[i] << "\033[K" << std::flush;
+      }
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), (unsigned)sources.size()));
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < n; ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (tty && !sources.empty()) std::cerr << "\r\033[K";
+  return out;
+}
+
 // target-relative path -> content, for every source; false if any failed.
 bool render_targets(const std::vector<std::string>& sources, bool line_directives,
                     std::map<std::string, std::string>* files) {
   bool ok = true;
   std::map<std::string, std::string> stems;
-  for (auto& src : sources) {
-    DiagEngine diags;
-    Translation t;
-    bool good = translate_file(src, Target::All, line_directives, diags, &t);
-    diags.print_all(std::cerr);
+  std::vector<std::string> diag_text;
+  auto results = translate_all(sources, line_directives, &diag_text);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string& src = sources[i];
+    std::cerr << diag_text[i];
+    auto& [good, t] = results[i];
     if (!good) {
       std::cerr << "mslport: error: " << src << " failed to translate\n";
       ok = false;
@@ -45,6 +82,39 @@ bool render_targets(const std::vector<std::string>& sources, bool line_directive
   return ok;
 }
 
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)v);
+  return buf;
+}
+
+// Identifies this translator build: the version and the executable itself,
+// so a rebuilt translator never reuses stale outputs.
+std::string self_hash() {
+  std::string exe;
+  read_file("/proc/self/exe", &exe);
+  return std::string(kVersion) + "-" + hex64(fnv1a(exe));
+}
+
+std::map<std::string, std::string> read_stamps(const std::string& path) {
+  std::map<std::string, std::string> m;
+  std::string text;
+  if (!read_file(path, &text)) return m;
+  std::istringstream in(text);
+  std::string stamp, src;
+  while (in >> stamp && std::getline(in >> std::ws, src)) m[src] = stamp;
+  return m;
+}
+
 }  // namespace
 
 int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives) {
@@ -54,8 +124,28 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }
+  // Skip sources whose content, translator binary and flags are as at the
+  // last regen and whose outputs are all still there.
+  fs::path stamp_path = fs::path(targets_dir) / ".regen-stamps";
+  std::map<std::string, std::string> old_stamps = read_stamps(stamp_path.string()), new_stamps;
+  std::string tool_id = self_hash() + (line_directives ? "+line" : "");
+  std::vector<std::string> todo;
+  int skipped = 0;
+  for (auto& src : sources) {
+    std::string content;
+    read_file(src, &content);
+    std::string stamp = hex64(fnv1a(content + "\n" + tool_id));
+    new_stamps[src] = stamp;
+    std::string stem = fs::path(src).stem().string();
+    bool outputs = true;
+    for (auto rel : {"openmp/" + stem + ".cpp", "openmp/" + stem + ".h", "opencl/" + stem + ".cl",
+                     "opencl/" + stem + ".bindings.json"})
+      outputs = outputs && fs::exists(fs::path(targets_dir) / rel);
+    if (outputs && old_stamps.count(src) && old_stamps[src] == stamp) ++skipped;
+    else todo.push_back(src);
+  }
   std::map<std::string, std::string> files;
-  if (!render_targets(sources, line_directives, &files)) {
+  if (!render_targets(todo, line_directives, &files)) {
     std::cerr << "mslport: error: nothing written to " << targets_dir << "/ (fix the errors above)\n";
     return 1;
   }
@@ -74,8 +164,14 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     }
     ++written;
   }
-  std::cerr << "mslport regen: " << sources.size() << " sources, " << written << " files written, " << unchanged
-            << " unchanged\n";
+  std::string stamps;
+  for (auto& [src, stamp] : new_stamps) stamps += stamp + " " + src + "\n";
+  if (!write_file_atomic(stamp_path.string(), stamps, &err)) {
+    std::cerr << "mslport: error: " << err << "\n";
+    return 1;
+  }
+  std::cerr << "mslport regen: " << sources.size() << " sources (" << skipped << " unchanged, skipped), " << written
+            << " files written, " << unchanged << " files unchanged\n";
   return 0;
 }
 
