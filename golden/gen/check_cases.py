@@ -15,7 +15,7 @@ import numpy as np
 
 GOLDEN = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 TOP = {"kernel", "case", "description", "dispatch", "buffers", "threadgroup_memory"}
-BUF = {"index", "name", "access", "data", "expected", "atol", "rtol", "tolerance_note"}
+BUF = {"index", "name", "access", "data", "expected", "atol", "rtol", "tolerance_note", "compare_as"}
 
 
 class Bad(Exception):
@@ -210,7 +210,11 @@ def check_case(cj):
                 need(isinstance(b.get(t), (int, float)) and math.isfinite(b[t]) and b[t] >= 0,
                      "%s: %s must be a finite number >= 0" % (where, t))
             need(isinstance(b.get("tolerance_note"), str) and b["tolerance_note"], "%s: tolerance_note" % where)
-            if exp.dtype.kind in "ui":
+            cmp = b.get("compare_as", "")
+            need(cmp in ("", "exact", "bfloat16", "float16"), "%s: compare_as must be exact, bfloat16 or float16" % where)
+            if cmp in ("bfloat16", "float16"):
+                need(exp.dtype == np.uint16, "%s: compare_as %s needs uint16 bit patterns" % (where, cmp))
+            elif exp.dtype.kind in "ui":
                 need(b["atol"] == 0 and b["rtol"] == 0, "%s: integer outputs compare exactly" % where)
             need(exp.dtype.kind != "f" or not np.isnan(exp).any(), "%s: NaN in expected" % where)
         else:

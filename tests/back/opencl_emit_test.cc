@@ -148,6 +148,34 @@ kernel void k(device const bfloat* b [[buffer(0)]], device half* h [[buffer(1)]]
   EXPECT_HAS(o.cl, "as_float((uint)x << 16)");
 }
 
+TEST(OpenClEmit, ConstantBuffersAreGlobalAndConstantRefsConstant) {
+  Out o = emit_metal(R"(
+struct P { float a; float b; };
+constant float TABLE[3] = {1.0f, 2.0f, 3.0f};
+kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], constant P& p [[buffer(2)]],
+              uint i [[thread_position_in_grid]]) {
+  constant float* q = w + 1;
+  out[i] = q[i] + p.b + TABLE[i % 3];
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "__constant float TABLE[3] = {1.0f, 2.0f, 3.0f};");
+  EXPECT_HAS(o.cl, "__global const float* w,");
+  EXPECT_HAS(o.cl, "__constant const P* p,");
+  EXPECT_HAS(o.cl, "__global const float* q = w + 1;");
+  EXPECT_HAS(o.cl, "out[i] = q[i] + p->b + TABLE[i % 3u];");
+
+  Out bad = emit_metal(R"(
+struct P { float a; float b; };
+kernel void k(constant P& p [[buffer(0)]], device float* out [[buffer(1)]]) {
+  constant float* f = &p.b;
+  out[0] = *f;
+}
+)");
+  EXPECT_FALSE(bad.ok);
+  EXPECT_HAS(bad.diags, "snippet.metal:6:23: error: taking the address of a constant-space value is not supported");
+}
+
 TEST(OpenClEmit, LineDirectives) {
   Out o = emit_metal(R"(
 kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {

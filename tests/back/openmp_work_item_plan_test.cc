@@ -1,0 +1,49 @@
+// Where the OpenMP backend keeps each variable: a local in one work-item
+// loop, a per-work-item array across barriers, or one threadgroup scalar.
+#include <gtest/gtest.h>
+
+#include "back/openmp/work_item_loops.h"
+#include "front/parse_metal.h"
+#include "passes/lower_execution_model.h"
+#include "test_support.h"
+
+using namespace mslport;
+using back::openmp::Storage;
+
+TEST(WorkItemPlan, StorageFollowsBarriersAndUniformity) {
+  std::string path = mslport::testing::write_temp_file("plan.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint g [[threadgroup_position_in_grid]],
+              uint tg [[threads_per_threadgroup]]) {
+  const uint base = g * n;                 // uniform: one scalar per threadgroup
+  float partial = in[base + tid];          // crosses the barrier: per work-item
+  sh[tid] = partial;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  for (uint s = tg / 2; s > 0; s >>= 1) {  // uniform loop around barriers
+    if (tid < s) sh[tid] += sh[tid + s];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+  }
+  float scaled = sh[0] * partial;          // used in one loop only: local
+  out[base + tid] = scaled;
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_work_item_loops(k);
+  auto storage = [&](const std::string& name) {
+    for (size_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) return plan.storage[i];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  };
+  EXPECT_TRUE(plan.has_sync);
+  EXPECT_EQ(storage("base"), Storage::Uniform);
+  EXPECT_EQ(storage("s"), Storage::Uniform);
+  EXPECT_EQ(storage("partial"), Storage::PerThread);
+  EXPECT_EQ(storage("scaled"), Storage::Local);
+}
