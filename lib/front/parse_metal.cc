@@ -192,7 +192,11 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   CXErrorCode err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
                                                 CXTranslationUnit_None, &tu);
   if (err != CXError_Success || !tu) {
-    diags.error(ir::SourceLoc{path, 0, 0}, "libclang could not parse the file (error " + std::to_string(err) + ")");
+    // libclang runs the parse under crash recovery: a crash inside clang
+    // comes back as CXError_Crashed and is an error for this file only.
+    diags.error(ir::SourceLoc{path, 0, 0},
+                err == CXError_Crashed ? std::string("libclang crashed while parsing this file (contained)")
+                                       : "libclang could not parse the file (error " + std::to_string(err) + ")");
     clang_disposeIndex(index);
     return std::nullopt;
   }
