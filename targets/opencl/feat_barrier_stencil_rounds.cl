@@ -34,7 +34,7 @@ __kernel void feat_barrier_stencil_rounds(
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
-  uint at;
+  uint at = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -47,7 +47,7 @@ __kernel void feat_barrier_stencil_rounds(
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint r = 0u; r < *rounds; ++r) {
-    float next;
+    float next = 0.0f;
     if (mslport_alive) {
       next = buf[tid] + buf[(tid + 1u) % tg_size];
     }

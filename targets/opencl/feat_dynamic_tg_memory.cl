@@ -34,8 +34,8 @@ __kernel void feat_dynamic_tg_memory(
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
-  uint j;
-  uint at;
+  uint j = 0u;
+  uint at = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {

@@ -64,7 +64,7 @@ __kernel void feat_early_return_simd(
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
   const uint gid = mslport_thread_position_in_grid(mslport_grid).x;
-  float simd_sum_tmp;
+  float simd_sum_tmp = 0.0f;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {

@@ -34,7 +34,7 @@ __kernel void feat_program_constant(
   __local float tile[16];
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
-  float acc;
+  float acc = 0.0f;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {

@@ -100,10 +100,10 @@ __kernel void feat_simd_max_shuffle(
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
   const uint gid = mslport_thread_position_in_grid(mslport_grid).x;
-  float simd_broadcast_tmp;
-  float simd_shuffle_down_tmp;
-  float simd_max_tmp;
-  float v;
+  float simd_broadcast_tmp = 0.0f;
+  float simd_shuffle_down_tmp = 0.0f;
+  float simd_max_tmp = 0.0f;
+  float v = 0.0f;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -113,21 +113,21 @@ __kernel void feat_simd_max_shuffle(
   if (mslport_alive) {
     v = x[gid];
   }
-  float simd_max_result = mslport_simd_max_float(v, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_max_result = mslport_simd_max_float(mslport_alive ? v : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_max_tmp = simd_max_result;
   }
   if (mslport_alive) {
     max_out[gid] = simd_max_tmp;
   }
-  float simd_shuffle_down_result = mslport_simd_shuffle_down_float(v, ((ushort)3), mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_shuffle_down_result = mslport_simd_shuffle_down_float(mslport_alive ? v : 0.0f, ((ushort)3), mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_shuffle_down_tmp = simd_shuffle_down_result;
   }
   if (mslport_alive) {
     down_out[gid] = simd_shuffle_down_tmp;
   }
-  float simd_broadcast_result = mslport_simd_broadcast_float(v, ((ushort)5), mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_broadcast_result = mslport_simd_broadcast_float(mslport_alive ? v : 0.0f, ((ushort)5), mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_broadcast_tmp = simd_broadcast_result;
   }

@@ -81,8 +81,8 @@ __kernel void feat_simd_sum_divergent(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float result;
-  uint g;
+  float result = 0.0f;
+  uint g = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {

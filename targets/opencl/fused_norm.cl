@@ -111,14 +111,14 @@ __kernel void fused_moe_wsum_norm_add_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  uint base;
-  float scale;
-  float simd_total;
-  float sum_sq;
-  __global const float* w;
-  __global const float* eo;
-  __local float* mixed;
-  __local float* partial;
+  uint base = 0u;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  __global const float* w = (__global const float*)0;
+  __global const float* eo = (__global const float*)0;
+  __local float* mixed = (__local float*)0;
+  __local float* partial = (__local float*)0;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -143,7 +143,7 @@ __kernel void fused_moe_wsum_norm_add_f32(
       sum_sq += v * v;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -192,18 +192,18 @@ __kernel void fused_moe_wsum_dnorm_add_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float scale_mix;
-  float scale_res;
-  float simd_mix;
-  float simd_res;
-  float sq_mix;
-  float sq_res;
-  __global const float* w;
-  __global const float* eo;
-  uint base;
-  __local float* mixed;
-  __local float* partial_mix;
-  __local float* partial_res;
+  float scale_mix = 0.0f;
+  float scale_res = 0.0f;
+  float simd_mix = 0.0f;
+  float simd_res = 0.0f;
+  float sq_mix = 0.0f;
+  float sq_res = 0.0f;
+  __global const float* w = (__global const float*)0;
+  __global const float* eo = (__global const float*)0;
+  uint base = 0u;
+  __local float* mixed = (__local float*)0;
+  __local float* partial_mix = (__local float*)0;
+  __local float* partial_res = (__local float*)0;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -233,11 +233,11 @@ __kernel void fused_moe_wsum_dnorm_add_f32(
       sq_mix += v * v;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sq_res, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sq_res : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_res = simd_sum_result;
   }
-  float simd_sum_result_1 = mslport_simd_sum_float(sq_mix, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result_1 = mslport_simd_sum_float(mslport_alive ? sq_mix : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_mix = simd_sum_result_1;
   }
@@ -287,10 +287,10 @@ __kernel void fused_norm_add_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float scale;
-  float simd_total;
-  float sum_sq;
-  uint base;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  uint base = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -308,7 +308,7 @@ __kernel void fused_norm_add_f32(
       sum_sq += x * x;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -352,12 +352,12 @@ __kernel void fused_residual_norm_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float scale;
-  float simd_total;
-  float sum_sq;
-  bool store_sum;
-  uint base;
-  uint dim;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  bool store_sum = false;
+  uint base = 0u;
+  uint dim = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -377,7 +377,7 @@ __kernel void fused_residual_norm_f32(
       sum_sq += s * s;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -422,12 +422,12 @@ __kernel void fused_residual_norm_scalar_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  bool per_element;
-  float scale;
-  float simd_total;
-  float sum_sq;
-  uint base;
-  uint dim;
+  bool per_element = false;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  uint base = 0u;
+  uint dim = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -443,7 +443,7 @@ __kernel void fused_residual_norm_scalar_f32(
       sum_sq += s * s;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -490,12 +490,12 @@ __kernel void fused_norm_add_scalar_f32(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  bool per_element;
-  float scale;
-  float simd_total;
-  float sum_sq;
-  uint base;
-  uint dim;
+  bool per_element = false;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  uint base = 0u;
+  uint dim = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -514,7 +514,7 @@ __kernel void fused_norm_add_scalar_f32(
       sum_sq += x * x;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -554,10 +554,10 @@ __kernel void fused_moe_routing_f32(
     uint4 mslport_grid) {
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
-  __local float* score;
-  float max_logit;
-  float m;
-  uint n;
+  __local float* score = (__local float*)0;
+  float max_logit = 0.0f;
+  float m = 0.0f;
+  uint n = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -628,14 +628,14 @@ __kernel void fused_moe_routing_batch_f32(
   const uint token = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
-  __local float* score;
-  float max_logit;
-  float m;
-  __global float* routing_weights;
-  __global uint* expert_ids;
-  __global const float* logits;
-  uint top_k;
-  uint n;
+  __local float* score = (__local float*)0;
+  float max_logit = 0.0f;
+  float m = 0.0f;
+  __global float* routing_weights = (__global float*)0;
+  __global uint* expert_ids = (__global uint*)0;
+  __global const float* logits = (__global const float*)0;
+  uint top_k = 0u;
+  uint n = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {

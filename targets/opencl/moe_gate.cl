@@ -104,14 +104,14 @@ __kernel void moe_gate(
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  uint e;
-  uint n_simd;
-  float scale;
-  float simd_total;
-  float sum_sq;
-  __global const ushort* x;
-  __local float* logit;
-  __local float* h;
+  uint e = 0u;
+  uint n_simd = 0u;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  __global const ushort* x = (__global const ushort*)0;
+  __local float* logit = (__local float*)0;
+  __local float* h = (__local float*)0;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -129,7 +129,7 @@ __kernel void moe_gate(
       sum_sq += v * v;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }
@@ -164,8 +164,8 @@ __kernel void moe_gate(
   }
   bool mslport_loop_mask0 = mslport_alive && e < *n_experts;
   while (mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch)) {
-    float dot;
-    __global const float* row;
+    float dot = 0.0f;
+    __global const float* row = (__global const float*)0;
     if (mslport_loop_mask0) {
       row = router_weights + e * *hidden_dim;
       dot = 0.0f;
@@ -173,7 +173,7 @@ __kernel void moe_gate(
         dot = fma(h[d], row[d], dot);
       }
     }
-    float simd_sum_result_1 = mslport_simd_sum_float(dot, mslport_alive && mslport_loop_mask0, mslport_simd_scratch, mslport_grid);
+    float simd_sum_result_1 = mslport_simd_sum_float((mslport_alive && mslport_loop_mask0) ? dot : 0.0f, mslport_alive && mslport_loop_mask0, mslport_simd_scratch, mslport_grid);
     if (mslport_alive && mslport_loop_mask0) {
       dot = simd_sum_result_1;
     }

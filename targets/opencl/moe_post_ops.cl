@@ -171,10 +171,10 @@ __kernel void weighted_sum_residual_norm_stacked_f32(
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float scale;
-  float simd_total;
-  float sum_sq;
-  uint n;
+  float scale = 0.0f;
+  float simd_total = 0.0f;
+  float sum_sq = 0.0f;
+  uint n = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -194,7 +194,7 @@ __kernel void weighted_sum_residual_norm_stacked_f32(
       sum_sq += r * r;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sum_sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     simd_total = simd_sum_result;
   }

@@ -87,15 +87,15 @@ __kernel void dequant_matvec_4bit_v3(
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint sg = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float total;
-  float acc;
-  __global const ushort* br;
-  __global const ushort* sr;
-  __global const uint* wr;
-  uint groups;
-  uint words_per_group;
-  uint words;
-  uint r;
+  float total = 0.0f;
+  float acc = 0.0f;
+  __global const ushort* br = (__global const ushort*)0;
+  __global const ushort* sr = (__global const ushort*)0;
+  __global const uint* wr = (__global const uint*)0;
+  uint groups = 0u;
+  uint words_per_group = 0u;
+  uint words = 0u;
+  uint r = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -138,7 +138,7 @@ __kernel void dequant_matvec_4bit_v3(
       acc = fma(as_float((uint)sr[g] << 16), qx, fma(as_float((uint)br[g] << 16), xsum, acc));
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(acc, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? acc : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     total = simd_sum_result;
   }
@@ -166,15 +166,15 @@ __kernel void dequant_matvec_8bit_v3(
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint sg = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float total;
-  float acc;
-  __global const ushort* br;
-  __global const ushort* sr;
-  __global const uint* wr;
-  uint groups;
-  uint words_per_group;
-  uint words;
-  uint r;
+  float total = 0.0f;
+  float acc = 0.0f;
+  __global const ushort* br = (__global const ushort*)0;
+  __global const ushort* sr = (__global const ushort*)0;
+  __global const uint* wr = (__global const uint*)0;
+  uint groups = 0u;
+  uint words_per_group = 0u;
+  uint words = 0u;
+  uint r = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -217,7 +217,7 @@ __kernel void dequant_matvec_8bit_v3(
       acc = fma(as_float((uint)sr[g] << 16), qx, fma(as_float((uint)br[g] << 16), xsum, acc));
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(acc, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? acc : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     total = simd_sum_result;
   }
@@ -242,10 +242,10 @@ __kernel void bf16_matvec(
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint sg = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  uint n;
-  float s;
-  float part;
-  __global const ushort* wr;
+  uint n = 0u;
+  float s = 0.0f;
+  float part = 0.0f;
+  __global const ushort* wr = (__global const ushort*)0;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -262,7 +262,7 @@ __kernel void bf16_matvec(
       part = fma(input[i], as_float((uint)wr[i] << 16), part);
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(part, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? part : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     s = simd_sum_result;
   }
@@ -276,7 +276,7 @@ __kernel void bf16_matvec(
     n = (tg_threads + 31u) / 32u;
   }
   while (n > 1u) {
-    uint half_n;
+    uint half_n = 0u;
     if (mslport_alive) {
       half_n = n / 2u;
       if (tid < half_n) {

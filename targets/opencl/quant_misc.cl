@@ -159,12 +159,12 @@ __kernel void rms_norm_bf16_fused_n_tokens(
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float inv_rms;
-  uint groups;
-  float total;
-  float group_sq;
-  float sq;
-  uint base;
+  float inv_rms = 0.0f;
+  uint groups = 0u;
+  float total = 0.0f;
+  float group_sq = 0.0f;
+  float sq = 0.0f;
+  uint base = 0u;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -179,7 +179,7 @@ __kernel void rms_norm_bf16_fused_n_tokens(
       sq = fma(v, v, sq);
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(sq, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     group_sq = simd_sum_result;
   }
@@ -304,14 +304,14 @@ __kernel void moe_softmax_topk(
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
   const uint simd_id = mslport_simdgroup_index_in_threadgroup(mslport_grid);
-  float inv;
-  uint min_slot;
-  float denom;
-  float s;
-  float top;
-  float m;
-  uint groups;
-  __global const float* l;
+  float inv = 0.0f;
+  uint min_slot = 0u;
+  float denom = 0.0f;
+  float s = 0.0f;
+  float top = 0.0f;
+  float m = 0.0f;
+  uint groups = 0u;
+  __global const float* l = (__global const float*)0;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -326,7 +326,7 @@ __kernel void moe_softmax_topk(
       m = fmax(m, l[e]);
     }
   }
-  float simd_max_result = mslport_simd_max_float(m, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_max_result = mslport_simd_max_float(mslport_alive ? m : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     m = simd_max_result;
   }
@@ -348,7 +348,7 @@ __kernel void moe_softmax_topk(
       s += v;
     }
   }
-  float simd_sum_result = mslport_simd_sum_float(s, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? s : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     s = simd_sum_result;
   }
@@ -417,9 +417,9 @@ __kernel void moe_normalize_weights(
     uint4 mslport_grid) {
   const uint token = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
-  float total;
-  float w;
-  bool mine;
+  float total = 0.0f;
+  float w = 0.0f;
+  bool mine = false;
   bool mslport_alive = true;
   if (!mslport_in_grid(mslport_grid)) {
     {
@@ -430,7 +430,7 @@ __kernel void moe_normalize_weights(
     mine = tid < *k;
     w = mine ? weights[token * *k + tid] : 0.0f;
   }
-  float simd_sum_result = mslport_simd_sum_float(w, mslport_alive, mslport_simd_scratch, mslport_grid);
+  float simd_sum_result = mslport_simd_sum_float(mslport_alive ? w : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
   if (mslport_alive) {
     total = simd_sum_result;
   }

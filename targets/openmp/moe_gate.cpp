@@ -15,6 +15,7 @@ struct moe_gate_state {
   uint32_t e[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
+  float* logit[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -32,7 +33,9 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   const uint32_t token = geo.tg_pos.x;
   const uint32_t tg_size = geo.tg_size.x;
   float* h = shared;
-  float* logit = shared + hidden_dim;
+  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    st.logit[wi] = shared + hidden_dim;
+  }
   const mslport::bfloat* x = hidden_state + (token * hidden_dim);
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const uint32_t tid = wi;
@@ -118,7 +121,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         const uint32_t lane = wi % mslport::kSimdWidth;
         if (st.mslport_loop_mask0[wi]) {
           if (lane == 0u) {
-            logit[st.e[wi]] = st.dot[wi];
+            st.logit[wi][st.e[wi]] = st.dot[wi];
           }
         }
         if (st.mslport_loop_mask0[wi]) {
@@ -139,12 +142,12 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         float best = -std::numeric_limits<float>::infinity();
         uint32_t best_e = 0u;
         for (uint32_t e_1 = 0u; e_1 < n_experts; ++e_1) {
-          if (logit[e_1] > best) {
-            best = logit[e_1];
+          if (st.logit[wi][e_1] > best) {
+            best = st.logit[wi][e_1];
             best_e = e_1;
           }
         }
-        logit[best_e] = (-std::numeric_limits<float>::infinity());
+        st.logit[wi][best_e] = (-std::numeric_limits<float>::infinity());
         pick[k] = best_e;
         pick_logit[k] = best;
       }

@@ -16,10 +16,13 @@ struct dequant_matvec_4bit_v3_state {
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
   const uint32_t* wr[mslport::kMaxThreads];
+  uint32_t groups[mslport::kMaxThreads];
+  uint32_t words_per_group[mslport::kMaxThreads];
+  uint32_t words[mslport::kMaxThreads];
   uint32_t r[mslport::kMaxThreads];
-  bool mslport_c1_act[mslport::kMaxThreads];
-  float mslport_c1_in[mslport::kMaxThreads];
-  float mslport_c1_out[mslport::kMaxThreads];
+  bool mslport_c0_act[mslport::kMaxThreads];
+  float mslport_c0_in[mslport::kMaxThreads];
+  float mslport_c0_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -30,11 +33,6 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
-  }
-  uint32_t groups;
-  uint32_t words_per_group;
-  uint32_t words;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
     for (uint32_t i = tid; i < in_dim; i += tg_threads) {
@@ -43,6 +41,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   }
   // threadgroup_barrier (quant_matvec.metal:55:5): every work-item loop above has finished
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
     st.r[wi] = (tg_index * 8u) + sg;
     if (st.r[wi] >= out_dim) {
@@ -50,30 +49,16 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         st.mslport_alive[wi] = false;
       }
     }
-  }
-  // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-  bool mslport_cond0 = false;
-  {
-    bool mslport_first = true;
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
-      if (!st.mslport_alive[wi]) continue;
-      const bool v = st.mslport_alive[wi];
-      if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
-      else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:61:16", geo)); return; }
-    }
-  }
-  if (mslport_cond0) {
-    words = (in_dim >> 3);
-    words_per_group = (group_size >> 3);
-    groups = (in_dim / group_size);
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
-      const uint32_t lane = wi % mslport::kSimdWidth;
-      st.wr[wi] = (W_packed + (st.r[wi] * words));
-      st.sr[wi] = (scales + (st.r[wi] * groups));
-      st.br[wi] = (biases + (st.r[wi] * groups));
+    if (st.mslport_alive[wi]) {
+      st.words[wi] = (in_dim >> 3);
+      st.words_per_group[wi] = (group_size >> 3);
+      st.groups[wi] = (in_dim / group_size);
+      st.wr[wi] = (W_packed + (st.r[wi] * st.words[wi]));
+      st.sr[wi] = (scales + (st.r[wi] * st.groups[wi]));
+      st.br[wi] = (biases + (st.r[wi] * st.groups[wi]));
       st.acc[wi] = 0.0f;
-      for (uint32_t c = lane; c < words; c += 32u) {
-        const uint32_t g = c / words_per_group;
+      for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
+        const uint32_t g = c / st.words_per_group[wi];
         const uint32_t word = st.wr[wi][c];
         const uint32_t base = c << 3;
         float qx = 0.0f;
@@ -90,12 +75,12 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   // simd_sum at quant_matvec.metal:82:25: combines the active lanes of each 32-lane SIMD group
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const bool act = st.mslport_alive[wi];
-    st.mslport_c1_act[wi] = act;
-    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
+    st.mslport_c0_act[wi] = act;
+    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
+    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const uint32_t lane = wi % mslport::kSimdWidth;
@@ -146,10 +131,13 @@ struct dequant_matvec_8bit_v3_state {
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
   const uint32_t* wr[mslport::kMaxThreads];
+  uint32_t groups[mslport::kMaxThreads];
+  uint32_t words_per_group[mslport::kMaxThreads];
+  uint32_t words[mslport::kMaxThreads];
   uint32_t r[mslport::kMaxThreads];
-  bool mslport_c1_act[mslport::kMaxThreads];
-  float mslport_c1_in[mslport::kMaxThreads];
-  float mslport_c1_out[mslport::kMaxThreads];
+  bool mslport_c0_act[mslport::kMaxThreads];
+  float mslport_c0_in[mslport::kMaxThreads];
+  float mslport_c0_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -160,11 +148,6 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
-  }
-  uint32_t groups;
-  uint32_t words_per_group;
-  uint32_t words;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
     for (uint32_t i = tid; i < in_dim; i += tg_threads) {
@@ -173,6 +156,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   }
   // threadgroup_barrier (quant_matvec.metal:111:5): every work-item loop above has finished
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
     st.r[wi] = (tg_index * 8u) + sg;
     if (st.r[wi] >= out_dim) {
@@ -180,30 +164,16 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         st.mslport_alive[wi] = false;
       }
     }
-  }
-  // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-  bool mslport_cond0 = false;
-  {
-    bool mslport_first = true;
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
-      if (!st.mslport_alive[wi]) continue;
-      const bool v = st.mslport_alive[wi];
-      if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
-      else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:117:16", geo)); return; }
-    }
-  }
-  if (mslport_cond0) {
-    words = (in_dim >> 2);
-    words_per_group = (group_size >> 2);
-    groups = (in_dim / group_size);
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
-      const uint32_t lane = wi % mslport::kSimdWidth;
-      st.wr[wi] = (W_packed + (st.r[wi] * words));
-      st.sr[wi] = (scales + (st.r[wi] * groups));
-      st.br[wi] = (biases + (st.r[wi] * groups));
+    if (st.mslport_alive[wi]) {
+      st.words[wi] = (in_dim >> 2);
+      st.words_per_group[wi] = (group_size >> 2);
+      st.groups[wi] = (in_dim / group_size);
+      st.wr[wi] = (W_packed + (st.r[wi] * st.words[wi]));
+      st.sr[wi] = (scales + (st.r[wi] * st.groups[wi]));
+      st.br[wi] = (biases + (st.r[wi] * st.groups[wi]));
       st.acc[wi] = 0.0f;
-      for (uint32_t c = lane; c < words; c += 32u) {
-        const uint32_t g = c / words_per_group;
+      for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
+        const uint32_t g = c / st.words_per_group[wi];
         const uint32_t word = st.wr[wi][c];
         const uint32_t base = c << 2;
         float qx = 0.0f;
@@ -220,12 +190,12 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   // simd_sum at quant_matvec.metal:138:25: combines the active lanes of each 32-lane SIMD group
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const bool act = st.mslport_alive[wi];
-    st.mslport_c1_act[wi] = act;
-    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
+    st.mslport_c0_act[wi] = act;
+    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
+    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
   for (uint32_t wi = 0; wi < nthreads; ++wi) {
     const uint32_t lane = wi % mslport::kSimdWidth;

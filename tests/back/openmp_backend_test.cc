@@ -220,3 +220,30 @@ kernel void rows(device const float* m [[buffer(0)]], device float* out [[buffer
     EXPECT_EQ(out[r], want) << r;
   }
 }
+
+TEST(OpenMPBackend, UniformValueAfterDivergentReturnOnlyRunsOnLiveThreads) {
+  // SIMD group 1 returns; the loop after the return must not run for it.
+  Compiled c("after_return", R"(
+kernel void after_return(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                         uint lid [[thread_index_in_threadgroup]], uint sg [[simdgroup_index_in_threadgroup]]) {
+  threadgroup float sh[64];
+  sh[lid] = 0;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (sg >= 1) return;
+  uint m = n / 2;
+  for (uint i = lid; i < m; i += 64) sh[i] = 1;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[lid] = sh[lid] + sh[lid + 32];
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> out(64, -1.0f);
+  uint32_t n = 128;
+  mslport_args a{};
+  a.buffers[0] = out.data();
+  a.buffers[1] = &n;
+  ASSERT_EQ(c.run("after_return", a, 1, 64), 0);
+  // Threads 0..31 each set sh[lid] (m = 64 > lid): sh[0..31] = 1, sh[32..63] = 0.
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], 1.0f) << t;
+  for (int t = 32; t < 64; ++t) EXPECT_EQ(out[t], -1.0f) << t;
+}

@@ -58,6 +58,7 @@ struct Planner {
   const Kernel& k;
   WorkItemPlan& plan;
   std::unordered_set<int> uniform_vars;
+  std::unordered_set<int> guarded;  // assigned under a non-uniform condition
 
   void mark(const Stmt& s, bool parent_tg, bool in_tg_loop_body) {
     bool tg = false;
@@ -65,6 +66,7 @@ struct Planner {
     if (passes::contains_sync(s) || (plan.has_sync && passes::contains_return(s)) || assigns_any(s, uniform_vars))
       tg = true;
     if (s.kind == Stmt::Kind::Decl && parent_tg && plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
+        !guarded.count(s.var) &&
         !(s.expr && s.expr->kind == Expr::Kind::Collective))
       tg = true;
     if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
@@ -175,6 +177,32 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
   plan.storage.assign(k.vars.size(), Storage::Local);
   if (!k.body) return plan;
   Planner p{k, plan};
+  // A variable assigned under a condition that is not threadgroup-uniform
+  // (eliminate_returns' `if (alive)`: uniform among the threads still
+  // running, but the others must not run the assignment) stays per thread.
+  std::unordered_set<int>& guarded = p.guarded;
+  walk_stmts(*k.body, [&](const Stmt& s) {
+    if (s.kind == Stmt::Kind::If && plan.uniformity.expr(k, *s.expr) != Uniformity::Threadgroup) {
+      auto note = [&](const Stmt& body) {
+        walk_stmts(body, [&](const Stmt& x) {
+          if (x.kind == Stmt::Kind::Decl) guarded.insert(x.var);
+          return true;
+        });
+        walk_stmt_exprs(body, [&](const Expr& e) {
+          if (e.kind == Expr::Kind::Assign || e.kind == Expr::Kind::Unary) {
+            const Expr* t = e.args[0].get();
+            while (t->kind == Expr::Kind::Index || t->kind == Expr::Kind::Member || t->kind == Expr::Kind::Swizzle)
+              t = t->args[0].get();
+            if (t->kind == Expr::Kind::VarRef) guarded.insert(t->index);
+          }
+          return true;
+        });
+      };
+      note(*s.body);
+      if (s.else_body) note(*s.else_body);
+    }
+    return true;
+  });
   // Uniform variables make the statements that assign them threadgroup
   // level, which can put more declarations at threadgroup level: iterate.
   for (int iter = 0; iter < 16; ++iter) {
@@ -184,7 +212,7 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
     walk_stmts(*k.body, [&](const Stmt& s) {
       if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) &&
           plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
-          !(s.expr && s.expr->kind == Expr::Kind::Collective))
+          !(s.expr && s.expr->kind == Expr::Kind::Collective) && !guarded.count(s.var))
         next.insert(s.var);
       return true;
     });
