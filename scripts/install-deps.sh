@@ -10,6 +10,7 @@ PACKAGES=(
   googletest libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo   # OpenCL on the CPU
   python3-numpy                    # golden/gen: float64 reference implementations
+  python3-matplotlib               # mslport bench --plot
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

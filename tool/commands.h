@@ -37,9 +37,21 @@ struct CheckOptions {
   std::vector<std::string> kernels;
 };
 
+struct BenchOptions {
+  std::vector<std::string> sources;
+  std::vector<std::string> kernels;
+  std::string target = "all";
+  std::vector<std::string> platforms;  // OpenCL platform name substrings; empty = every platform with a device
+  std::string format = "table";
+  std::string plot;                    // PNG path; empty = no plot
+  int repeats = 0;                     // 0 = enough for ~0.3 s per kernel and backend
+  std::string work_dir;
+};
+
 int run_translate(const std::string& file, const std::string& target, const std::string& output, bool line_directives);
 int run_ir(const std::string& file, const std::string& kernel);
 int run_check(const CheckOptions& options);
+int run_bench(const BenchOptions& options);
 int run_regen(const std::vector<std::string>& sources, const std::string& targets_dir, bool line_directives);
 int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir);
 

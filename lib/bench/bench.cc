@@ -1,0 +1,458 @@
+#include "bench/bench.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <new>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/cases.h"
+#include "bench/stats.h"
+#include "runtime/bench_support.h"
+
+namespace mslport::bench {
+
+namespace fs = std::filesystem;
+
+std::vector<double> time_launches(const std::function<double(size_t)>& launch, size_t sets, const TimingPlan& plan) {
+  sets = std::max<size_t>(sets, 1);
+  size_t next = 0;
+  double last = 0;
+  for (int i = 0; i < std::max(plan.warmup, 1); ++i) last = launch(next++ % sets);
+  int n = plan.repeats;
+  if (n <= 0) {
+    double want = last > 0 ? std::ceil(plan.target_seconds / last) : plan.max_repeats;
+    n = static_cast<int>(std::clamp<double>(want, plan.min_repeats, plan.max_repeats));
+  }
+  std::vector<double> out;
+  out.reserve(n);
+  for (int i = 0; i < n; ++i) out.push_back(launch(next++ % sets));
+  return out;
+}
+
+std::string short_platform_name(const std::string& name) {
+  std::string l;
+  for (char c : name) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (l.find("portable computing language") != std::string::npos || l.find("pocl") != std::string::npos) return "pocl";
+  if (l.find("nvidia") != std::string::npos) return "nvidia";
+  std::string w;
+  for (char c : l) {
+    if (std::isalnum(static_cast<unsigned char>(c))) w += c;
+    else if (!w.empty()) break;
+  }
+  return w.empty() ? "opencl" : w;
+}
+
+namespace {
+
+// c = a + s*b with OpenMP, built and loaded like an emitted module (same
+// compiler, flags and OpenMP runtime as the kernels it is the roof for).
+const char* kOpenMpTriad = R"CPP(// mslport bench: the OpenMP memory roof, c[i] = a[i] + s * b[i].
+#include <cstddef>
+#include <cstdint>
+#include "mslport/kernel_abi.h"
+
+extern "C" int mslport_bench_triad(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
+  float* __restrict c = static_cast<float*>(a->buffers[0]);
+  const float* __restrict x = static_cast<const float*>(a->buffers[1]);
+  const float* __restrict y = static_cast<const float*>(a->buffers[2]);
+  const float s = *static_cast<const float*>(a->buffers[3]);
+  const int64_t n = int64_t(a->buffer_bytes[0] / sizeof(float));
+#pragma omp parallel for simd schedule(static)
+  for (int64_t i = 0; i < n; ++i) c[i] = x[i] + s * y[i];
+  return 0;
+}
+
+#ifdef MSLPORT_RUNNER_MODULE
+static const mslport_kernel_info kTriadTable[] = {{"mslport_bench_triad", mslport_bench_triad}};
+extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
+  *count = 1;
+  return kTriadTable;
+}
+#endif
+)CPP";
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string first_lines(const std::string& s, size_t n = 6) {
+  std::istringstream in(s);
+  std::string line, out;
+  for (size_t i = 0; i < n && std::getline(in, line); ++i) out += (i ? "\n    " : "") + line;
+  if (std::getline(in, line)) out += "\n    ...";
+  return out;
+}
+
+struct Page {  // page-aligned host memory
+  explicit Page(size_t bytes) {
+    if (posix_memalign(&p, 4096, std::max<size_t>(bytes, 1)) != 0) throw std::bad_alloc();
+  }
+  ~Page() { std::free(p); }
+  Page(const Page&) = delete;
+  Page& operator=(const Page&) = delete;
+  void* p = nullptr;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Times one OpenMP entry on the sets; throws on a non-zero status.
+std::vector<double> time_openmp(mslport_entry_fn entry, const std::string& name, const std::vector<mslport_args>& args,
+                                const mslport_dispatch& d, const TimingPlan& plan) {
+  char msg[1024];
+  auto launch = [&](size_t set) {
+    msg[0] = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    int rc = entry(&args[set], &d, msg, sizeof msg);
+    double s = seconds_since(t0);
+    if (rc != 0) throw std::runtime_error(name + " returned status " + std::to_string(rc) + ": " + msg);
+    return s;
+  };
+  return time_launches(launch, args.size(), plan);
+}
+
+mslport_dispatch to_abi(const runtime::DispatchSpec& s) {
+  mslport_dispatch d;
+  for (int i = 0; i < 3; ++i) {
+    d.threadgroups[i] = s.threadgroups[i];
+    d.threads_per_tg[i] = s.threads_per_threadgroup[i];
+    d.grid_threads[i] = s.grid_threads[i];
+  }
+  return d;
+}
+
+BenchRow make_row(const std::string& kernel, const std::string& target, const std::string& platform,
+                  const BenchCase& c, const std::vector<double>& seconds) {
+  Summary s = summarize(seconds);
+  BenchRow r;
+  r.kernel = kernel;
+  r.target = target;
+  r.platform = platform;
+  r.description = c.description;
+  r.bytes = c.min_bytes();
+  r.repeats = s.n;
+  r.ms = s.median * 1e3;
+  r.ms_p10 = s.p10 * 1e3;
+  r.ms_p90 = s.p90 * 1e3;
+  return r;
+}
+
+struct ClBackend {
+  std::unique_ptr<runtime::OpenClBench> bench;
+  std::string platform;  // short name
+};
+
+std::string cpu_name() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      if (p != std::string::npos) return line.substr(line.find_first_not_of(' ', p + 1));
+    }
+  return "CPU";
+}
+
+}  // namespace
+
+BenchReport run_bench(const BenchRequest& req) {
+  BenchReport report;
+  {
+    // Other processes on the machine make every number here noisy; say so.
+    std::ifstream f("/proc/loadavg");
+    double load = 0;
+    unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    if (f >> load && load > 0.5 * cpus) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "the 1-minute load average was %.1f on %u CPUs before the run: other processes competed, "
+                    "so times and ratios are noisy",
+                    load, cpus);
+      report.warnings.push_back(buf);
+    }
+  }
+  auto progress = [&](const std::string& s) {
+    if (req.progress) req.progress(s);
+  };
+  const bool want_omp = std::count(req.targets.begin(), req.targets.end(), "openmp") > 0;
+  const bool want_cl = std::count(req.targets.begin(), req.targets.end(), "opencl") > 0;
+  std::error_code ec;
+  fs::create_directories(req.build_dir, ec);
+
+  // Kernel names in the sources, in order.
+  std::vector<std::string> names;
+  std::set<std::string> seen_names;
+  auto add_name = [&](const std::string& n) {
+    if (seen_names.insert(n).second) names.push_back(n);
+  };
+
+  // ---- OpenMP modules ----
+  std::map<std::string, mslport_entry_fn> omp;
+  if (want_omp) {
+    for (const auto& m : req.modules) {
+      if (m.cpp.empty()) continue;
+      progress("compiling " + m.cpp);
+      std::map<std::string, mslport_entry_fn> entries;
+      std::string err;
+      if (!runtime::load_openmp_entries(m.cpp, req.build_dir, &entries, &err)) {
+        report.errors.push_back(m.source + " on openmp/cpu: " + first_lines(err));
+        continue;
+      }
+      for (auto& [n, e] : entries) {
+        omp.emplace(n, e);
+        add_name(n);
+      }
+    }
+  }
+
+  // ---- OpenCL devices ----
+  std::vector<ClBackend> cls;
+  if (want_cl) {
+    for (const auto& m : req.modules) {
+      if (m.bindings.empty()) continue;
+      try {
+        std::ifstream f(m.bindings);
+        auto j = nlohmann::json::parse(f);
+        for (const auto& k : j.at("kernels")) add_name(k.at("name").get<std::string>());
+      } catch (const std::exception&) {
+        // reported when the program is added
+      }
+    }
+    std::string err;
+    auto devices = runtime::list_opencl_devices(&err);
+    if (devices.empty()) report.errors.push_back("opencl: " + (err.empty() ? "no OpenCL platform has a device" : err));
+    std::set<std::string> used_short;
+    for (const auto& d : devices) {
+      std::string sname = short_platform_name(d.platform);
+      if (!req.platforms.empty()) {
+        bool match = false;
+        for (const auto& f : req.platforms)
+          if (lower(d.platform).find(lower(f)) != std::string::npos || sname == lower(f)) match = true;
+        if (!match) continue;
+      }
+      if (!used_short.insert(sname).second) sname += std::to_string(d.platform_index);
+      auto b = runtime::OpenClBench::open(d.platform_index, &err);
+      if (!b) {
+        report.errors.push_back("opencl/" + sname + ": " + err);
+        continue;
+      }
+      bool any = false;
+      for (const auto& m : req.modules) {
+        if (m.cl.empty()) continue;
+        progress("building " + m.cl + " on " + d.platform);
+        if (!b->add_program(m.cl, m.bindings, &err)) {
+          report.errors.push_back(m.source + " on opencl/" + sname + ": " + first_lines(err));
+          continue;
+        }
+        any = true;
+      }
+      if (any || req.modules.empty()) cls.push_back({std::move(b), sname});
+    }
+    if (!req.platforms.empty() && cls.empty() && devices.size())
+    {
+      std::string names_seen;
+      for (const auto& d : devices) names_seen += (names_seen.empty() ? "" : ", ") + d.platform;
+      report.errors.push_back("opencl: no OpenCL platform matches the --platform filter (platforms: " + names_seen + ")");
+    }
+  }
+
+  // The caches the input sets and the roof arrays must overflow.
+  uint64_t cpu_llc = runtime::cpu_last_level_cache_bytes();
+  uint64_t cache = std::max<uint64_t>(cpu_llc, 32 * kMiB);
+  for (const auto& b : cls) cache = std::max<uint64_t>(cache, b.bench->info().global_mem_cache_bytes);
+  report.cache_bytes = cache;
+
+  TimingPlan roof_plan = req.plan;
+  if (roof_plan.repeats <= 0) roof_plan.min_repeats = std::max(roof_plan.min_repeats, 10);
+  // Each triad array: at least 64 MiB and twice the largest cache.
+  const size_t triad_n = std::max<uint64_t>(64 * kMiB, 2 * cache) / sizeof(float);
+  const uint64_t triad_bytes = 3 * uint64_t{triad_n} * sizeof(float);
+
+  // ---- roofs: measured before and after the kernels; the better one counts ----
+  mslport_entry_fn omp_triad = nullptr;
+  if (want_omp && !omp.empty()) {
+    fs::path src = fs::path(req.build_dir) / "mslport_bench_triad.cpp";
+    std::string text;
+    {
+      std::ifstream in(src, std::ios::binary);
+      std::ostringstream ss;
+      if (in) ss << in.rdbuf();
+      text = ss.str();
+    }
+    if (text != kOpenMpTriad) std::ofstream(src, std::ios::binary) << kOpenMpTriad;
+    std::map<std::string, mslport_entry_fn> entries;
+    std::string err;
+    if (!runtime::load_openmp_entries(src.string(), req.build_dir, &entries, &err) ||
+        !entries.count("mslport_bench_triad"))
+      report.errors.push_back("roof on openmp/cpu: " + first_lines(err));
+    else
+      omp_triad = entries.at("mslport_bench_triad");
+  }
+  auto measure_roofs = [&](const char* when) {
+    std::vector<Roof> out;
+    if (omp_triad) {
+      try {
+        Page a(triad_n * 4), b(triad_n * 4), c(triad_n * 4);
+        std::fill_n(static_cast<float*>(a.p), triad_n, 1.0f);
+        std::fill_n(static_cast<float*>(b.p), triad_n, 2.0f);
+        std::fill_n(static_cast<float*>(c.p), triad_n, 0.0f);
+        float s = 3.0f;
+        mslport_args args;
+        std::memset(&args, 0, sizeof args);
+        args.buffers[0] = c.p;
+        args.buffers[1] = a.p;
+        args.buffers[2] = b.p;
+        args.buffers[3] = &s;
+        for (int i = 0; i < 3; ++i) args.buffer_bytes[i] = triad_n * 4;
+        args.buffer_bytes[3] = 4;
+        mslport_dispatch d{};
+        auto secs = time_openmp(omp_triad, "triad", {args}, d, roof_plan);
+        Roof r;
+        r.backend = "openmp/cpu";
+        unsigned threads = std::thread::hardware_concurrency();
+        const char* omp_env = std::getenv("OMP_NUM_THREADS");
+        r.device = cpu_name() + ", " + (omp_env && *omp_env ? std::string("OMP_NUM_THREADS=") + omp_env
+                                                            : std::to_string(threads) + " hardware threads");
+        r.bytes = triad_bytes;
+        r.ms = median(secs) * 1e3;
+        r.gbps = double(triad_bytes) / (r.ms * 1e6);
+        out.push_back(r);
+        progress(std::string("roof openmp/cpu (") + when + "): " + std::to_string(r.gbps) + " GB/s");
+      } catch (const std::exception& e) {
+        report.errors.push_back(std::string("roof on openmp/cpu: ") + e.what());
+      }
+    }
+    for (auto& b : cls) {
+      std::string backend = "opencl/" + b.platform;
+      size_t n = triad_n;
+      uint64_t mem = b.bench->info().global_mem_bytes;
+      if (mem && 3 * n * 4 > mem / 2) n = static_cast<size_t>(mem / 2 / 12);
+      std::string err;
+      auto launch = b.bench->prepare_triad(n, 1, &err);
+      if (!launch) {
+        report.errors.push_back("roof on " + backend + ": " + first_lines(err));
+        continue;
+      }
+      try {
+        auto secs = time_launches([&](size_t s) { return launch->run(s); }, launch->sets(), roof_plan);
+        Roof r;
+        r.backend = backend;
+        r.device = b.bench->info().platform + " / " + b.bench->info().device;
+        r.bytes = 3 * uint64_t{n} * 4;
+        r.ms = median(secs) * 1e3;
+        r.gbps = double(r.bytes) / (r.ms * 1e6);
+        out.push_back(r);
+        progress("roof " + backend + " (" + when + "): " + std::to_string(r.gbps) + " GB/s");
+      } catch (const std::exception& e) {
+        report.errors.push_back("roof on " + backend + ": " + e.what());
+      }
+    }
+    return out;
+  };
+  report.roofs = measure_roofs("before");
+  for (auto& r : report.roofs) r.gbps_before = r.gbps;
+
+  // ---- kernels ----
+  std::vector<std::string> todo;
+  if (req.kernels.empty()) {
+    todo = names;
+    std::sort(todo.begin(), todo.end());
+  } else {
+    for (const auto& k : req.kernels) {
+      if (seen_names.count(k)) todo.push_back(k);
+      else report.errors.push_back(k + ": not a kernel of the sources");
+    }
+  }
+  for (const auto& kernel : todo) {
+    auto bc = bench_case(kernel);
+    if (!bc) {
+      report.skipped.push_back(kernel + ": no bench case");
+      continue;
+    }
+    const BenchCase& c = *bc;
+    size_t nsets = input_sets_for(c.set_bytes(), cache);
+    progress(kernel + ": " + c.description + "; " + std::to_string(nsets) + " input sets of " +
+             std::to_string(c.set_bytes() / kMiB) + " MiB");
+    std::vector<std::unique_ptr<InputSet>> sets;
+    try {
+      for (size_t s = 0; s < nsets; ++s) sets.push_back(std::make_unique<InputSet>(c, s));
+    } catch (const std::exception& e) {
+      report.errors.push_back(kernel + ": cannot allocate the input sets: " + e.what());
+      continue;
+    }
+    auto omp_it = omp.find(kernel);
+    if (want_omp && omp_it != omp.end()) {
+      std::vector<mslport_args> args(nsets);
+      for (size_t s = 0; s < nsets; ++s) {
+        std::memset(&args[s], 0, sizeof args[s]);
+        for (size_t i = 0; i < c.buffers.size(); ++i) {
+          args[s].buffers[c.buffers[i].index] = sets[s]->data(i);
+          args[s].buffer_bytes[c.buffers[i].index] = c.buffers[i].bytes;
+        }
+        for (const auto& t : c.threadgroup_memory) args[s].threadgroup_bytes[t.index] = t.bytes;
+      }
+      try {
+        auto secs = time_openmp(omp_it->second, kernel, args, to_abi(c.dispatch), req.plan);
+        report.rows.push_back(make_row(kernel, "openmp", "cpu", c, secs));
+        progress("  openmp/cpu: " + std::to_string(report.rows.back().ms) + " ms");
+      } catch (const std::exception& e) {
+        report.errors.push_back(kernel + " on openmp/cpu: " + e.what());
+      }
+    }
+    for (auto& b : cls) {
+      if (!b.bench->has_kernel(kernel)) continue;
+      std::string backend = "opencl/" + b.platform;
+      std::vector<runtime::HostSet> host(nsets);
+      for (size_t s = 0; s < nsets; ++s)
+        for (size_t i = 0; i < c.buffers.size(); ++i)
+          host[s].push_back({c.buffers[i].index, sets[s]->data(i), c.buffers[i].bytes});
+      std::string err;
+      auto launch = b.bench->prepare(kernel, c.dispatch, c.threadgroup_memory, host, &err);
+      if (!launch) {
+        report.errors.push_back(kernel + " on " + backend + ": " + first_lines(err));
+        continue;
+      }
+      try {
+        auto secs = time_launches([&](size_t s) { return launch->run(s); }, launch->sets(), req.plan);
+        report.rows.push_back(make_row(kernel, "opencl", b.platform, c, secs));
+        progress("  " + backend + ": " + std::to_string(report.rows.back().ms) + " ms");
+      } catch (const std::exception& e) {
+        report.errors.push_back(kernel + " on " + backend + ": " + e.what());
+      }
+    }
+  }
+  if (!report.roofs.empty()) {
+    for (const Roof& after : measure_roofs("after")) {
+      for (Roof& r : report.roofs) {
+        if (r.backend != after.backend) continue;
+        r.gbps_after = after.gbps;
+        if (after.gbps > r.gbps) {
+          r.gbps = after.gbps;
+          r.ms = after.ms;
+        }
+      }
+    }
+  }
+  finish_report(&report);
+  return report;
+}
+
+}  // namespace mslport::bench

@@ -1,0 +1,151 @@
+#include "bench/report.h"
+
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/stats.h"
+
+namespace mslport::bench {
+
+namespace {
+
+bool is_pocl(const BenchRow& r) { return r.target == "opencl" && r.platform == "pocl"; }
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string pad(std::string s, size_t w, bool right = false) {
+  if (s.size() >= w) return s;
+  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+}
+
+// Milliseconds with about 3 significant digits.
+std::string ms_text(double ms) {
+  if (ms >= 100) return fmt("%.0f", ms);
+  if (ms >= 10) return fmt("%.1f", ms);
+  if (ms >= 1) return fmt("%.2f", ms);
+  return fmt("%.3f", ms);
+}
+
+nlohmann::ordered_json opt(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
+
+nlohmann::ordered_json base_json(const BenchReport& r, bool extra) {
+  nlohmann::ordered_json j;
+  j["roof_gbps"] = nlohmann::ordered_json::object();
+  for (const auto& roof : r.roofs) j["roof_gbps"][roof.backend] = roof.gbps;
+  j["results"] = nlohmann::ordered_json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::ordered_json o;
+    o["kernel"] = row.kernel;
+    o["target"] = row.target;
+    o["platform"] = row.platform;
+    o["ms"] = row.ms;
+    o["gbps"] = row.gbps;
+    o["roof_fraction"] = opt(row.roof_fraction);
+    o["vs_pocl"] = opt(row.vs_pocl);
+    if (extra) {
+      o["description"] = row.description;
+      o["bytes"] = row.bytes;
+      o["repeats"] = row.repeats;
+      // Slower time = lower bandwidth: p90 of the time is the low end.
+      o["gbps_low"] = row.ms_p90 > 0 ? double(row.bytes) / (row.ms_p90 * 1e6) : 0.0;
+      o["gbps_high"] = row.ms_p10 > 0 ? double(row.bytes) / (row.ms_p10 * 1e6) : 0.0;
+    }
+    j["results"].push_back(o);
+  }
+  if (extra) {
+    j["devices"] = nlohmann::ordered_json::object();
+    for (const auto& roof : r.roofs) j["devices"][roof.backend] = roof.device;
+  }
+  return j;
+}
+
+}  // namespace
+
+void finish_report(BenchReport* r) {
+  std::map<std::string, double> roof;
+  for (const auto& x : r->roofs) roof[x.backend] = x.gbps;
+  std::map<std::string, double> pocl_ms;
+  for (const auto& row : r->rows)
+    if (is_pocl(row) && row.ms > 0) pocl_ms[row.kernel] = row.ms;
+  for (auto& row : r->rows) {
+    row.gbps = row.ms > 0 ? double(row.bytes) / (row.ms * 1e6) : 0.0;
+    auto it = roof.find(row.backend());
+    row.roof_fraction = it != roof.end() && it->second > 0 ? std::optional<double>(row.gbps / it->second) : std::nullopt;
+    auto p = pocl_ms.find(row.kernel);
+    row.vs_pocl = p != pocl_ms.end() && row.ms > 0 ? std::optional<double>(p->second / row.ms) : std::nullopt;
+  }
+}
+
+std::optional<double> geomean_vs_pocl(const BenchReport& r, const std::string& backend) {
+  std::vector<double> v;
+  for (const auto& row : r.rows)
+    if (row.backend() == backend && row.vs_pocl) v.push_back(*row.vs_pocl);
+  if (v.empty()) return std::nullopt;
+  return geometric_mean(v);
+}
+
+std::string format_bench_table(const BenchReport& r) {
+  std::string out;
+  out += "effective bandwidth = minimum bytes read + written / median launch time\n"
+         "roof = triad c = a + s*b in this run, before and after the kernels (the better counts)\n";
+  for (const auto& roof : r.roofs)
+    out += "roof  " + pad(roof.backend, 16) + pad(fmt("%.1f", roof.gbps), 7, true) + " GB/s  (" +
+           fmt("%.0f", double(roof.bytes) / 1048576.0) + " MiB per launch" +
+           (roof.gbps_after > 0 ? "; before " + fmt("%.1f", roof.gbps_before) + ", after " + fmt("%.1f", roof.gbps_after)
+                                : std::string()) +
+           "; " + roof.device + ")\n";
+  out += "\n";
+  size_t kw = 6;
+  for (const auto& row : r.rows) kw = std::max(kw, row.kernel.size());
+  out += pad("kernel", kw + 2) + pad("backend", 16) + pad("ms", 9, true) + "  " + pad("[p10, p90]", 18) +
+         pad("n", 5, true) + pad("MB", 8, true) + pad("GB/s", 8, true) + pad("roof", 7, true) + pad("vs PoCL", 9, true) +
+         "\n";
+  std::string last;
+  for (const auto& row : r.rows) {
+    std::string spread = "[" + ms_text(row.ms_p10) + ", " + ms_text(row.ms_p90) + "]";
+    out += pad(row.kernel == last ? "" : row.kernel, kw + 2) + pad(row.backend(), 16) + pad(ms_text(row.ms), 9, true) +
+           "  " + pad(spread, 18) + pad(std::to_string(row.repeats), 5, true) +
+           pad(fmt("%.1f", double(row.bytes) / 1e6), 8, true) + pad(fmt("%.1f", row.gbps), 8, true) +
+           pad(row.roof_fraction ? fmt("%.0f%%", *row.roof_fraction * 100) : "-", 7, true) +
+           pad(row.vs_pocl ? fmt("%.2fx", *row.vs_pocl) : "-", 9, true) + "\n";
+    last = row.kernel;
+  }
+  std::set<std::string> backends;
+  for (const auto& row : r.rows) backends.insert(row.backend());
+  bool first = true;
+  for (const auto& b : backends) {
+    if (b == "opencl/pocl") continue;
+    auto g = geomean_vs_pocl(r, b);
+    if (!g) continue;
+    size_t n = 0;
+    for (const auto& row : r.rows) n += row.backend() == b && row.vs_pocl;
+    out += std::string(first ? "\n" : "") + "geometric mean vs PoCL: " + b + " " + fmt("%.2fx", *g) + " over " +
+           std::to_string(n) + " kernels\n";
+    first = false;
+  }
+  for (const auto& w : r.warnings) out += "\nwarning: " + w + "\n";
+  if (!r.skipped.empty()) {
+    out += "\nskipped (" + std::to_string(r.skipped.size()) + "):";
+    for (const auto& s : r.skipped) out += "\n  " + s;
+    out += "\n";
+  }
+  if (!r.errors.empty()) {
+    out += "\nerrors (" + std::to_string(r.errors.size()) + "):";
+    for (const auto& s : r.errors) out += "\n  " + s;
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_bench_json(const BenchReport& r) { return base_json(r, false).dump(2) + "\n"; }
+
+std::string format_plot_json(const BenchReport& r) { return base_json(r, true).dump(2) + "\n"; }
+
+}  // namespace mslport::bench

@@ -1,0 +1,64 @@
+// Results of `mslport bench` and their table / JSON forms.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mslport::bench {
+
+// One kernel on one backend. A backend is "<target>/<platform>": the
+// OpenMP module is "openmp/cpu", an OpenCL device "opencl/<platform>"
+// ("pocl", "nvidia", ...).
+struct BenchRow {
+  std::string kernel, target, platform;
+  std::string description;        // the bench case's sizes
+  uint64_t bytes = 0;             // minimum bytes read + written per launch
+  size_t repeats = 0;             // timed launches
+  double ms = 0, ms_p10 = 0, ms_p90 = 0;  // median and spread of the launch time
+  // Filled by finish_report:
+  double gbps = 0;                        // bytes / median time
+  std::optional<double> roof_fraction;    // gbps / this backend's roof
+  std::optional<double> vs_pocl;          // PoCL's median time / this row's, same kernel
+  std::string backend() const { return target + "/" + platform; }
+};
+
+struct Roof {
+  std::string backend;  // "<target>/<platform>"
+  std::string device;   // what ran it, in words
+  uint64_t bytes = 0;   // per launch (3 arrays)
+  double ms = 0, gbps = 0;  // the better of the two measurements
+  double gbps_before = 0, gbps_after = 0;  // measured before and after the kernels (0 = not measured)
+};
+
+struct BenchReport {
+  std::vector<Roof> roofs;
+  std::vector<BenchRow> rows;
+  std::vector<std::string> skipped;  // "kernel: why" (no bench case)
+  std::vector<std::string> errors;   // "kernel on backend: message"
+  std::vector<std::string> warnings; // e.g. a busy machine
+  uint64_t cache_bytes = 0;          // the largest cache the input sets were sized to exceed
+};
+
+// Computes gbps, roof_fraction and vs_pocl on every row.
+void finish_report(BenchReport* report);
+
+// Geometric mean of vs_pocl over the rows of `backend` that have it.
+std::optional<double> geomean_vs_pocl(const BenchReport& report, const std::string& backend);
+
+// A table: roofs, then kernel x backend rows (median ms with p10..p90,
+// repeats, MB moved, GB/s, % of roof, ratio to PoCL), the geometric mean of
+// the ratio to PoCL per backend, skipped kernels and errors.
+std::string format_bench_table(const BenchReport& report);
+
+// Exactly {"roof_gbps": {"<target>/<platform>": N},
+//          "results": [{"kernel","target","platform","ms","gbps","roof_fraction","vs_pocl"}]}
+// (roof_fraction and vs_pocl null where they do not apply).
+std::string format_bench_json(const BenchReport& report);
+
+// What scripts/plot_bench.py reads: the JSON above plus, per result, the
+// GB/s at p10/p90 of the time and the description, and per roof the device.
+std::string format_plot_json(const BenchReport& report);
+
+}  // namespace mslport::bench

@@ -1,0 +1,91 @@
+#include "bench/report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace mslport::bench {
+namespace {
+
+BenchRow row(const std::string& kernel, const std::string& target, const std::string& platform, double ms,
+             uint64_t bytes) {
+  BenchRow r;
+  r.kernel = kernel;
+  r.target = target;
+  r.platform = platform;
+  r.ms = r.ms_p10 = r.ms_p90 = ms;
+  r.bytes = bytes;
+  r.repeats = 10;
+  return r;
+}
+
+BenchReport sample() {
+  BenchReport r;
+  r.roofs.push_back({"openmp/cpu", "cpu", 3 * (64u << 20), 10, 20.0, 20.0, 19.0});
+  r.roofs.push_back({"opencl/pocl", "pocl", 3 * (64u << 20), 10, 10.0, 10.0, 9.0});
+  r.rows.push_back(row("k1", "openmp", "cpu", 2.0, 20'000'000));   // 10 GB/s
+  r.rows.push_back(row("k1", "opencl", "pocl", 4.0, 20'000'000));  // 5 GB/s
+  r.rows.push_back(row("k2", "openmp", "cpu", 1.0, 1'000'000));    // no PoCL row
+  r.skipped.push_back("k3: no bench case");
+  finish_report(&r);
+  return r;
+}
+
+TEST(BenchReport, ComputesBandwidthRoofFractionAndRatioToPocl) {
+  BenchReport r = sample();
+  EXPECT_DOUBLE_EQ(r.rows[0].gbps, 10.0);
+  ASSERT_TRUE(r.rows[0].roof_fraction);
+  EXPECT_DOUBLE_EQ(*r.rows[0].roof_fraction, 0.5);
+  ASSERT_TRUE(r.rows[0].vs_pocl);
+  EXPECT_DOUBLE_EQ(*r.rows[0].vs_pocl, 2.0);  // PoCL's 4 ms / 2 ms
+  EXPECT_DOUBLE_EQ(*r.rows[1].vs_pocl, 1.0);
+  EXPECT_DOUBLE_EQ(*r.rows[1].roof_fraction, 0.5);
+  EXPECT_FALSE(r.rows[2].vs_pocl);
+  EXPECT_DOUBLE_EQ(*geomean_vs_pocl(r, "openmp/cpu"), 2.0);
+}
+
+TEST(BenchReport, JsonHasExactlyTheDocumentedShape) {
+  auto j = nlohmann::json::parse(format_bench_json(sample()));
+  ASSERT_TRUE(j.is_object());
+  std::set<std::string> top;
+  for (auto& [k, v] : j.items()) top.insert(k);
+  EXPECT_EQ(top, (std::set<std::string>{"roof_gbps", "results"}));
+  ASSERT_TRUE(j["roof_gbps"].is_object());
+  EXPECT_DOUBLE_EQ(j["roof_gbps"]["openmp/cpu"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(j["roof_gbps"]["opencl/pocl"].get<double>(), 10.0);
+  ASSERT_TRUE(j["results"].is_array());
+  ASSERT_EQ(j["results"].size(), 3u);
+  for (const auto& r : j["results"]) {
+    std::set<std::string> keys;
+    for (auto& [k, v] : r.items()) keys.insert(k);
+    EXPECT_EQ(keys, (std::set<std::string>{"kernel", "target", "platform", "ms", "gbps", "roof_fraction", "vs_pocl"}));
+    EXPECT_TRUE(r["kernel"].is_string());
+    EXPECT_TRUE(r["ms"].is_number());
+    EXPECT_TRUE(r["gbps"].is_number());
+  }
+  EXPECT_EQ(j["results"][0]["kernel"], "k1");
+  EXPECT_EQ(j["results"][0]["target"], "openmp");
+  EXPECT_EQ(j["results"][0]["platform"], "cpu");
+  EXPECT_DOUBLE_EQ(j["results"][0]["vs_pocl"].get<double>(), 2.0);
+  EXPECT_TRUE(j["results"][2]["vs_pocl"].is_null());
+}
+
+TEST(BenchReport, TableListsRowsRoofsGeomeanAndSkipped) {
+  std::string t = format_bench_table(sample());
+  EXPECT_NE(t.find("roof  openmp/cpu"), std::string::npos);
+  EXPECT_NE(t.find("opencl/pocl"), std::string::npos);
+  EXPECT_NE(t.find("2.00x"), std::string::npos);
+  EXPECT_NE(t.find("geometric mean vs PoCL: openmp/cpu 2.00x over 1 kernels"), std::string::npos);
+  EXPECT_NE(t.find("k3: no bench case"), std::string::npos);
+}
+
+TEST(BenchReport, PlotJsonAddsSpreadForThePlotScript) {
+  auto j = nlohmann::json::parse(format_plot_json(sample()));
+  EXPECT_TRUE(j["results"][0].contains("gbps_low"));
+  EXPECT_TRUE(j["results"][0].contains("gbps_high"));
+  EXPECT_EQ(j["devices"]["openmp/cpu"], "cpu");
+}
+
+}  // namespace
+}  // namespace mslport::bench
