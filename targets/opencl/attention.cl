@@ -120,13 +120,15 @@ __kernel void attn_scores_batched(
     head = group / *num_seq_tgs;
     pos = group - head * *num_seq_tgs;
     if (pos >= *seq_len) {
-      return;
+      mslport_alive = false;
     }
-    q = Q + head * *head_dim;
-    k = K_cache + pos * *kv_dim + head / *heads_per_kv * *head_dim;
-    part = 0.0f;
-    for (uint d = lid; d < *head_dim; d += width) {
-      part = fma(q[d], k[d], part);
+    if (mslport_alive) {
+      q = Q + head * *head_dim;
+      k = K_cache + pos * *kv_dim + head / *heads_per_kv * *head_dim;
+      part = 0.0f;
+      for (uint d = lid; d < *head_dim; d += width) {
+        part = fma(q[d], k[d], part);
+      }
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? part : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);

@@ -127,20 +127,22 @@ __kernel void fused_moe_wsum_norm_add_f32(
   }
   if (mslport_alive) {
     if (row >= *rows) {
-      return;
+      mslport_alive = false;
     }
-    partial = shared;
-    mixed = shared + tg_size;
-    eo = expert_outputs + row * *top_k * *dim;
-    w = weights + row * *top_k;
-    sum_sq = 0.0f;
-    for (uint i = tid; i < *dim; i += tg_size) {
-      float v = 0.0f;
-      for (uint k = 0u; k < *top_k; ++k) {
-        v = fma(eo[k * *dim + i], w[k], v);
+    if (mslport_alive) {
+      partial = shared;
+      mixed = shared + tg_size;
+      eo = expert_outputs + row * *top_k * *dim;
+      w = weights + row * *top_k;
+      sum_sq = 0.0f;
+      for (uint i = tid; i < *dim; i += tg_size) {
+        float v = 0.0f;
+        for (uint k = 0u; k < *top_k; ++k) {
+          v = fma(eo[k * *dim + i], w[k], v);
+        }
+        mixed[i] = v;
+        sum_sq += v * v;
       }
-      mixed[i] = v;
-      sum_sq += v * v;
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
@@ -212,25 +214,27 @@ __kernel void fused_moe_wsum_dnorm_add_f32(
   }
   if (mslport_alive) {
     if (row >= *rows) {
-      return;
+      mslport_alive = false;
     }
-    partial_res = shared;
-    partial_mix = shared + tg_size;
-    mixed = shared + 2u * tg_size;
-    base = row * *dim;
-    eo = expert_outputs + row * *top_k * *dim;
-    w = weights + row * *top_k;
-    sq_res = 0.0f;
-    sq_mix = 0.0f;
-    for (uint i = tid; i < *dim; i += tg_size) {
-      const float r = residual[base + i];
-      sq_res += r * r;
-      float v = 0.0f;
-      for (uint k = 0u; k < *top_k; ++k) {
-        v = fma(eo[k * *dim + i], w[k], v);
+    if (mslport_alive) {
+      partial_res = shared;
+      partial_mix = shared + tg_size;
+      mixed = shared + 2u * tg_size;
+      base = row * *dim;
+      eo = expert_outputs + row * *top_k * *dim;
+      w = weights + row * *top_k;
+      sq_res = 0.0f;
+      sq_mix = 0.0f;
+      for (uint i = tid; i < *dim; i += tg_size) {
+        const float r = residual[base + i];
+        sq_res += r * r;
+        float v = 0.0f;
+        for (uint k = 0u; k < *top_k; ++k) {
+          v = fma(eo[k * *dim + i], w[k], v);
+        }
+        mixed[i] = v;
+        sq_mix += v * v;
       }
-      mixed[i] = v;
-      sq_mix += v * v;
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sq_res : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
@@ -299,13 +303,15 @@ __kernel void fused_norm_add_f32(
   }
   if (mslport_alive) {
     if (row >= *rows) {
-      return;
+      mslport_alive = false;
     }
-    base = row * *dim;
-    sum_sq = 0.0f;
-    for (uint i = tid; i < *dim; i += tg_size) {
-      const float x = input[base + i];
-      sum_sq += x * x;
+    if (mslport_alive) {
+      base = row * *dim;
+      sum_sq = 0.0f;
+      for (uint i = tid; i < *dim; i += tg_size) {
+        const float x = input[base + i];
+        sum_sq += x * x;
+      }
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);
@@ -504,14 +510,16 @@ __kernel void fused_norm_add_scalar_f32(
   }
   if (mslport_alive) {
     if (row >= params->rows) {
-      return;
+      mslport_alive = false;
     }
-    dim = params->dim;
-    base = row * dim;
-    sum_sq = 0.0f;
-    for (uint i = tid; i < dim; i += tg_size) {
-      const float x = input[base + i];
-      sum_sq += x * x;
+    if (mslport_alive) {
+      dim = params->dim;
+      base = row * dim;
+      sum_sq = 0.0f;
+      for (uint i = tid; i < dim; i += tg_size) {
+        const float x = input[base + i];
+        sum_sq += x * x;
+      }
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? sum_sq : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);

@@ -254,12 +254,14 @@ __kernel void bf16_matvec(
   }
   if (mslport_alive) {
     if (r >= *out_dim) {
-      return;
+      mslport_alive = false;
     }
-    wr = w + r * *in_dim;
-    part = 0.0f;
-    for (uint i = tid; i < *in_dim; i += tg_threads) {
-      part = fma(input[i], as_float((uint)wr[i] << 16), part);
+    if (mslport_alive) {
+      wr = w + r * *in_dim;
+      part = 0.0f;
+      for (uint i = tid; i < *in_dim; i += tg_threads) {
+        part = fma(input[i], as_float((uint)wr[i] << 16), part);
+      }
     }
   }
   float simd_sum_result = mslport_simd_sum_float(mslport_alive ? part : 0.0f, mslport_alive, mslport_simd_scratch, mslport_grid);

@@ -31,32 +31,47 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
   }
   const float* q = Q + (head * head_dim);
   const float* k = (K_cache + (pos * kv_dim)) + ((head / heads_per_kv) * head_dim);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     st.part[wi] = 0.0f;
     for (uint32_t d = lid; d < head_dim; d += width) {
       st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
     }
   }
   // simd_sum at attention.metal:50:27: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.part[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.part_sg[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     if ((lid % 32u) == 0u) {
       scratch[lid / 32u] = st.part_sg[wi];
     }
   }
   // threadgroup_barrier (attention.metal:54:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     if (lid == 0u) {
       float dot = 0.0f;
       for (uint32_t g = 0u; g < ((width + 31u) / 32u); ++g) {
@@ -121,8 +136,11 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t& seq_len, co
   const uint32_t head = geo.tg_pos.x;
   const uint32_t width = geo.tg_size.x;
   float* row = scores + (head * seq_stride);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     st.m[wi] = -std::numeric_limits<float>::infinity();
     for (uint32_t i = lid; i < seq_len; i += width) {
       st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
@@ -130,31 +148,46 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t& seq_len, co
   }
   const uint32_t groups = (width + 31u) / 32u;
   // simd_max at attention.metal:81:24: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.m[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Max, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.m_sg[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     if ((lid % 32u) == 0u) {
       scratch[lid / 32u] = st.m_sg[wi];
     }
   }
   // threadgroup_barrier (attention.metal:85:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.row_max[wi] = scratch[0];
     for (uint32_t g = 1u; g < groups; ++g) {
       st.row_max[wi] = mslport::msl::max(st.row_max[wi], scratch[g]);
     }
   }
   // threadgroup_barrier (attention.metal:90:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     st.s[wi] = 0.0f;
     for (uint32_t i_1 = lid; i_1 < seq_len; i_1 += width) {
       const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
@@ -163,24 +196,36 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t& seq_len, co
     }
   }
   // simd_sum at attention.metal:100:24: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c1_act[wi] = act;
     if (act) { st.mslport_c1_in[wi] = st.s[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.s_sg[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     if ((lid % 32u) == 0u) {
       scratch[lid / 32u] = st.s_sg[wi];
     }
   }
   // threadgroup_barrier (attention.metal:104:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t lid = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
     float total = 0.0f;
     for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
       total += scratch[g_1];
@@ -232,8 +277,11 @@ struct attn_values_batched_state {
 void attn_values_batched_threadgroup(const float* scores, const float* V_cache, float* out, const uint32_t& head_dim, const uint32_t& kv_dim, const uint32_t& seq_len, const uint32_t& seq_stride, const uint32_t& heads_per_kv, const mslport::Geometry& geo, attn_values_batched_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t tid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
     const uint32_t head = tid / head_dim;
     const uint32_t d = tid - (head * head_dim);
     const float* p = scores + (head * seq_stride);
@@ -287,8 +335,11 @@ void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t head = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t vi = wi % geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t vi = lx;
     const uint32_t values = num_v_heads * 128u;
     const uint32_t stride = (2u * key_total) + values;
     const uint32_t qk_col = (head / k_heads_per_v) * 128u;
@@ -362,27 +413,28 @@ struct rope_n_tokens_state {
 void rope_n_tokens_threadgroup(float* x, const float* inv_freq, const uint32_t& n_tokens, const uint32_t& num_heads, const uint32_t& head_dim, const uint32_t& rotary_dim, const int32_t& start_pos, const mslport::Geometry& geo, rope_n_tokens_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t tid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
     const uint32_t half_rot = rotary_dim / 2u;
     const uint32_t per_token = num_heads * half_rot;
-    if (tid >= (n_tokens * per_token)) {
-      return;
+    if (!(tid >= (n_tokens * per_token))) {
+      const uint32_t token = tid / per_token;
+      const uint32_t rest = tid - (token * per_token);
+      const uint32_t head = rest / half_rot;
+      const uint32_t i = rest - (head * half_rot);
+      const float angle = float(start_pos + int32_t(token)) * inv_freq[i];
+      const float c = mslport::msl::precise::cos(angle);
+      const float sn = mslport::msl::precise::sin(angle);
+      float* v = (x + (((token * num_heads) + head) * head_dim)) + i;
+      const float a = v[0];
+      const float b = v[half_rot];
+      v[0] = ((a * c) - (b * sn));
+      v[half_rot] = ((a * sn) + (b * c));
     }
-    const uint32_t token = tid / per_token;
-    const uint32_t rest = tid - (token * per_token);
-    const uint32_t head = rest / half_rot;
-    const uint32_t i = rest - (head * half_rot);
-    const float angle = float(start_pos + int32_t(token)) * inv_freq[i];
-    const float c = mslport::msl::precise::cos(angle);
-    const float sn = mslport::msl::precise::sin(angle);
-    float* v = (x + (((token * num_heads) + head) * head_dim)) + i;
-    const float a = v[0];
-    const float b = v[half_rot];
-    v[0] = ((a * c) - (b * sn));
-    v[half_rot] = ((a * sn) + (b * c));
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 

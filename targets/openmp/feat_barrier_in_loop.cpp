@@ -19,13 +19,19 @@ void feat_barrier_in_loop_threadgroup(const float* x, float* out, float* buf, co
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     buf[tid] = x[(group * tg_size) + tid];
   }
   // threadgroup_barrier (feat_barrier_in_loop.metal:15:5): every work-item loop above has finished
   for (uint32_t stride = tg_size / 2u; stride > 0u; stride /= 2u) {
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       if (tid < stride) {
         buf[tid] += buf[tid + stride];
@@ -33,7 +39,10 @@ void feat_barrier_in_loop_threadgroup(const float* x, float* out, float* buf, co
     }
     // threadgroup_barrier (feat_barrier_in_loop.metal:20:9): every work-item loop above has finished
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       out[group] = buf[0];

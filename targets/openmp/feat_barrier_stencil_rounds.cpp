@@ -20,25 +20,37 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.at[wi] = (group * tg_size) + tid;
     buf[tid] = x[st.at[wi]];
   }
   // threadgroup_barrier (feat_barrier_stencil_rounds.metal:18:5): every work-item loop above has finished
   for (uint32_t r = 0u; r < rounds; ++r) {
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       st.next[wi] = buf[tid] + buf[(tid + 1u) % tg_size];
     }
     // threadgroup_barrier (feat_barrier_stencil_rounds.metal:21:9): every work-item loop above has finished
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       buf[tid] = st.next[wi];
     }
     // threadgroup_barrier (feat_barrier_stencil_rounds.metal:23:9): every work-item loop above has finished
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     out[st.at[wi]] = buf[tid];
   }

@@ -17,8 +17,11 @@ struct feat_bfloat_io_state {
 void feat_bfloat_io_threadgroup(const mslport::bfloat* x, mslport::bfloat* y, float* yf, uint16_t* bits, const mslport::Geometry& geo, feat_bfloat_io_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     const float v = float(x[gid]);
     const float w = (v * 3.0f) + 0.5f;
     y[gid] = mslport::bfloat(w);

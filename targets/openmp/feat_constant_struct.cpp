@@ -17,18 +17,19 @@ struct feat_constant_struct_state {
 void feat_constant_struct_threadgroup(const float* x, float* out, const FeatParams& p, const mslport::Geometry& geo, feat_constant_struct_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
-    if (gid >= p.n) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(gid >= p.n)) {
+      int32_t src = int32_t(gid) + p.shift;
+      if (src < 0) {
+        src += int32_t(p.n);
+      }
+      out[gid] = ((x[src] * p.scale) + (((gid & 1u) != 0u) ? p.bias.y : p.bias.x));
     }
-    int32_t src = int32_t(gid) + p.shift;
-    if (src < 0) {
-      src += int32_t(p.n);
-    }
-    out[gid] = ((x[src] * p.scale) + (((gid & 1u) != 0u) ? p.bias.y : p.bias.x));
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 

@@ -17,22 +17,23 @@ struct feat_define_macro_state {
 void feat_define_macro_threadgroup(const float* x, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_define_macro_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
-    if (gid >= n) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(gid >= n)) {
+      float v[4];
+      for (int32_t k = 0; k < 4; ++k) {
+        v[k] = x[(gid * 4u) + uint32_t(k)];
+      }
+      float acc = 0.5f;
+      for (int32_t k_1 = 4 - 1; k_1 >= 0; --k_1) {
+        acc = ((acc * 2.0f) + v[k_1]);
+      }
+      out[gid] = acc;
     }
-    float v[4];
-    for (int32_t k = 0; k < 4; ++k) {
-      v[k] = x[(gid * 4u) + uint32_t(k)];
-    }
-    float acc = 0.5f;
-    for (int32_t k_1 = 4 - 1; k_1 >= 0; --k_1) {
-      acc = ((acc * 2.0f) + v[k_1]);
-    }
-    out[gid] = acc;
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 

@@ -19,14 +19,20 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.at[wi] = (group * tg_size) + tid;
     values[tid] = x[st.at[wi]];
     tags[tid] = ((tid * 3u) + group);
   }
   // threadgroup_barrier (feat_dynamic_tg_memory.metal:18:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const uint32_t j = (tid + 1u) % tg_size;
     out[st.at[wi]] = (values[j] + float(tags[j] % 7u));

@@ -21,8 +21,11 @@ struct feat_early_return_simd_state {
 void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_early_return_simd_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     st.mslport_alive[wi] = true;
     if ((gid >= n) || (keep[gid] == 0u)) {
       {
@@ -31,18 +34,27 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
     }
   }
   // simd_sum at feat_early_return_simd.metal:16:16: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     const bool act = st.mslport_alive[wi];
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = x[gid]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     if (st.mslport_alive[wi]) {
       out[gid] = st.simd_sum_tmp[wi];
     }

@@ -17,14 +17,15 @@ struct feat_implicit_buffer_index_state {
 void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_implicit_buffer_index_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
-    if (gid >= n) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(gid >= n)) {
+      out[gid] = ((a[gid] * 2.0f) - b[gid]);
     }
-    out[gid] = ((a[gid] * 2.0f) - b[gid]);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 

@@ -19,12 +19,18 @@ void feat_program_constant_threadgroup(const float* x, float* out, const mslport
   (void)st; (void)err; (void)nthreads;
   float tile[16];
   const uint32_t group = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     tile[tid] = x[(group * uint32_t(TILE)) + tid];
   }
   // threadgroup_barrier (feat_program_constant.metal:15:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     float acc = 0.0f;
     for (int32_t k = 0; k < TILE; ++k) {

@@ -31,50 +31,80 @@ struct feat_simd_max_shuffle_state {
 void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* down_out, float* bcast_out, const mslport::Geometry& geo, feat_simd_max_shuffle_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     st.v[wi] = x[gid];
   }
   // simd_max at feat_simd_max_shuffle.metal:14:20: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.v[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Max, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_max_tmp[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     max_out[gid] = st.simd_max_tmp[wi];
   }
   // simd_shuffle_down at feat_simd_max_shuffle.metal:15:21: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c1_act[wi] = act;
     if (act) { st.mslport_c1_in[wi] = st.v[wi]; st.mslport_c1_arg[wi] = uint32_t(uint16_t(3)); }
   }
   mslport::simd_shuffle(mslport::Shuffle::Down, st.mslport_c1_in, st.mslport_c1_arg, st.mslport_c1_act, nthreads, st.mslport_c1_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.simd_shuffle_down_tmp[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     down_out[gid] = st.simd_shuffle_down_tmp[wi];
   }
   // simd_broadcast at feat_simd_max_shuffle.metal:16:22: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c2_act[wi] = act;
     if (act) { st.mslport_c2_in[wi] = st.v[wi]; st.mslport_c2_arg[wi] = uint32_t(uint16_t(5)); }
   }
   mslport::simd_shuffle(mslport::Shuffle::Broadcast, st.mslport_c2_in, st.mslport_c2_arg, st.mslport_c2_act, nthreads, st.mslport_c2_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c2_act[wi]) st.simd_broadcast_tmp[wi] = st.mslport_c2_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     bcast_out[gid] = st.simd_broadcast_tmp[wi];
   }
 }

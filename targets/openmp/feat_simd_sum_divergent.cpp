@@ -23,7 +23,10 @@ void feat_simd_sum_divergent_threadgroup(const float* x, const uint32_t* active,
   (void)st; (void)err; (void)nthreads;
   const uint32_t group = geo.tg_pos.x;
   const uint32_t tg_size = geo.tg_size.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     const uint32_t g = (group * ((tg_size + 31u) / 32u)) + simd_id;
@@ -31,18 +34,27 @@ void feat_simd_sum_divergent_threadgroup(const float* x, const uint32_t* active,
     st.mslport_mask0[wi] = lane < active[g];
   }
   // simd_sum at feat_simd_sum_divergent.metal:20:18: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     const bool act = st.mslport_mask0[wi];
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = x[gid]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.result[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     out[gid] = st.result[wi];
   }
 }

@@ -17,7 +17,10 @@ struct feat_simdgroup_matmul_state {
 void feat_simdgroup_matmul_threadgroup(const float* a, const float* bt, float* c, const uint32_t& k, const mslport::Geometry& geo, feat_simdgroup_matmul_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     mslport::simdgroup_matrix<float, 8> acc;
     for (uint32_t kt = 0u; kt < (k / 8u); ++kt) {
       mslport::simdgroup_matrix<float, 8> ma;

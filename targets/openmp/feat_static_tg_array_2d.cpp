@@ -19,13 +19,19 @@ void feat_static_tg_array_2d_threadgroup(const float* in, float* out, const uint
   (void)st; (void)err; (void)nthreads;
   float tile[8][9];
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const mslport::vec<uint32_t, 3> local = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     tile[local.y][local.x] = in[((((group.y * 8u) + local.y) * n) + (group.x * 8u)) + local.x];
   }
   // threadgroup_barrier (feat_static_tg_array_2d.metal:15:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const mslport::vec<uint32_t, 3> local = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     out[((((group.x * 8u) + local.y) * n) + (group.y * 8u)) + local.x] = tile[local.x][local.y];
   }
 }

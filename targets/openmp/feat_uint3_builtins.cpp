@@ -21,9 +21,12 @@ void feat_uint3_builtins_threadgroup(uint32_t* out, const mslport::Geometry& geo
   const mslport::vec<uint32_t, 3> tg_dim = geo.tg_size;
   const mslport::vec<uint32_t, 3> n_groups = geo.ngroups;
   const mslport::vec<uint32_t, 3> grid = geo.grid;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const mslport::vec<uint32_t, 3> gpos = geo.grid_pos(wi);
-    const mslport::vec<uint32_t, 3> lpos = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> gpos = mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz};
+    const mslport::vec<uint32_t, 3> lpos = mslport::vec<uint32_t, 3>{lx, ly, lz};
     const uint32_t lindex = wi;
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;

@@ -29,13 +29,19 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   if (row >= rows) {
     return;
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.partial[wi] = shared;
   }
   float* mixed = shared + tg_size;
   const float* eo = expert_outputs + ((row * top_k) * dim);
   const float* w = weights + (row * top_k);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += tg_size) {
@@ -48,16 +54,25 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     }
   }
   // simd_sum at fused_norm.metal:79:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -65,7 +80,10 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     }
   }
   // threadgroup_barrier (fused_norm.metal:83:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -76,11 +94,17 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     }
   }
   // threadgroup_barrier (fused_norm.metal:91:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.scale[wi] = inv_rms[0];
   }
   const uint32_t base = row * dim;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
       output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
@@ -146,7 +170,10 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   if (row >= rows) {
     return;
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.partial_res[wi] = shared;
     st.partial_mix[wi] = shared + tg_size;
   }
@@ -154,7 +181,10 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   const uint32_t base = row * dim;
   const float* eo = expert_outputs + ((row * top_k) * dim);
   const float* w = weights + (row * top_k);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sq_res[wi] = 0.0f;
     st.sq_mix[wi] = 0.0f;
@@ -170,26 +200,41 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     }
   }
   // simd_sum at fused_norm.metal:143:28: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sq_res[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_res[wi] = st.mslport_c0_out[wi];
   }
   // simd_sum at fused_norm.metal:144:28: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c1_act[wi] = act;
     if (act) { st.mslport_c1_in[wi] = st.sq_mix[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.simd_mix[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -198,7 +243,10 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     }
   }
   // threadgroup_barrier (fused_norm.metal:149:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total_res = 0.0f;
@@ -212,7 +260,10 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     }
   }
   // threadgroup_barrier (fused_norm.metal:160:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const float scale_res = inv_rms[0];
     const float scale_mix = inv_rms[1];
@@ -274,7 +325,10 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     return;
   }
   const uint32_t base = row * dim;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += tg_size) {
@@ -283,16 +337,25 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     }
   }
   // simd_sum at fused_norm.metal:195:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -300,7 +363,10 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     }
   }
   // threadgroup_barrier (fused_norm.metal:199:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -311,7 +377,10 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     }
   }
   // threadgroup_barrier (fused_norm.metal:207:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const float scale = inv_rms[0];
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
@@ -371,7 +440,10 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   const uint32_t dim = params.dim;
   const uint32_t base = row * dim;
   const bool store_sum = params.write_sum != 0u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += tg_size) {
@@ -383,16 +455,25 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     }
   }
   // simd_sum at fused_norm.metal:243:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -400,7 +481,10 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     }
   }
   // threadgroup_barrier (fused_norm.metal:247:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -411,7 +495,10 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     }
   }
   // threadgroup_barrier (fused_norm.metal:255:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const float scale = inv_rms[0];
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
@@ -472,7 +559,10 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t dim = params.dim;
   const uint32_t base = row * dim;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += tg_size) {
@@ -481,16 +571,25 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     }
   }
   // simd_sum at fused_norm.metal:287:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -498,7 +597,10 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     }
   }
   // threadgroup_barrier (fused_norm.metal:291:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -509,11 +611,17 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     }
   }
   // threadgroup_barrier (fused_norm.metal:299:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
       const float s_1 = residual[base + i_1] + input[base + i_1];
@@ -577,7 +685,10 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   }
   const uint32_t dim = params.dim;
   const uint32_t base = row * dim;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += tg_size) {
@@ -586,16 +697,25 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     }
   }
   // simd_sum at fused_norm.metal:336:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -603,7 +723,10 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     }
   }
   // threadgroup_barrier (fused_norm.metal:340:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -614,11 +737,17 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     }
   }
   // threadgroup_barrier (fused_norm.metal:348:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
       const float factor = per_element ? scalar[i_1] : scalar[0];
@@ -671,7 +800,10 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t n = params.num_experts;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     float m = -std::numeric_limits<float>::infinity();
     for (uint32_t i = tid; i < n; i += tg_size) {
@@ -681,7 +813,10 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   // threadgroup_barrier (fused_norm.metal:379:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       if (tid < half_width) {
         shared[tid] = mslport::msl::max(shared[tid], shared[tid + half_width]);
@@ -689,11 +824,17 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     }
     // threadgroup_barrier (fused_norm.metal:384:9): every work-item loop above has finished
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.max_logit[wi] = shared[0];
   }
   // threadgroup_barrier (fused_norm.metal:388:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.score[wi] = shared + n;
     for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
@@ -701,7 +842,10 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     }
   }
   // threadgroup_barrier (fused_norm.metal:394:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float picked = 0.0f;
@@ -776,7 +920,10 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   const uint32_t n = params.num_experts;
   const uint32_t top_k = params.top_k;
   const float* logits = logits_all + (token * n);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.expert_ids[wi] = expert_ids_all + (token * top_k);
     st.routing_weights[wi] = routing_weights_all + (token * top_k);
@@ -788,7 +935,10 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   // threadgroup_barrier (fused_norm.metal:443:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       if (tid < half_width) {
         shared[tid] = mslport::msl::max(shared[tid], shared[tid + half_width]);
@@ -796,11 +946,17 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     }
     // threadgroup_barrier (fused_norm.metal:448:9): every work-item loop above has finished
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.max_logit[wi] = shared[0];
   }
   // threadgroup_barrier (fused_norm.metal:451:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.score[wi] = shared + n;
     for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
@@ -808,7 +964,10 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     }
   }
   // threadgroup_barrier (fused_norm.metal:457:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float picked = 0.0f;

@@ -33,11 +33,17 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   const uint32_t token = geo.tg_pos.x;
   const uint32_t tg_size = geo.tg_size.x;
   float* h = shared;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.logit[wi] = shared + hidden_dim;
   }
   const mslport::bfloat* x = hidden_state + (token * hidden_dim);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < hidden_dim; i += tg_size) {
@@ -47,16 +53,25 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     }
   }
   // simd_sum at moe_gate.metal:52:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -64,7 +79,10 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     }
   }
   // threadgroup_barrier (moe_gate.metal:56:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       float total = 0.0f;
@@ -75,7 +93,10 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     }
   }
   // threadgroup_barrier (moe_gate.metal:64:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const float scale = inv_rms[0];
     for (uint32_t i_1 = tid; i_1 < hidden_dim; i_1 += tg_size) {
@@ -84,7 +105,10 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   }
   // threadgroup_barrier (moe_gate.metal:69:5): every work-item loop above has finished
   const uint32_t n_simd = tg_size / 32u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     st.e[wi] = simd_id;
     st.mslport_loop_mask0[wi] = st.e[wi] < n_experts;
@@ -92,11 +116,17 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   {
     for (bool mslport_first_iter = true;; mslport_first_iter = false) {
       bool mslport_any1 = false;
-      for (uint32_t wi = 0; wi < nthreads; ++wi) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         mslport_any1 = mslport_any1 || st.mslport_loop_mask0[wi];
       }
       if (!mslport_any1) break;
-      for (uint32_t wi = 0; wi < nthreads; ++wi) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = wi % mslport::kSimdWidth;
         const float* row;
         if (st.mslport_loop_mask0[wi]) {
@@ -108,16 +138,25 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         }
       }
       // simd_sum at moe_gate.metal:80:15: combines the active lanes of each 32-lane SIMD group
-      for (uint32_t wi = 0; wi < nthreads; ++wi) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const bool act = st.mslport_loop_mask0[wi];
         st.mslport_c2_act[wi] = act;
         if (act) { st.mslport_c2_in[wi] = st.dot[wi]; }
       }
       mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
-      for (uint32_t wi = 0; wi < nthreads; ++wi) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         if (st.mslport_c2_act[wi]) st.dot[wi] = st.mslport_c2_out[wi];
       }
-      for (uint32_t wi = 0; wi < nthreads; ++wi) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = wi % mslport::kSimdWidth;
         if (st.mslport_loop_mask0[wi]) {
           if (lane == 0u) {
@@ -132,7 +171,10 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     }
   }
   // threadgroup_barrier (moe_gate.metal:85:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       const uint32_t k_count = mslport::msl::min(top_k, MAX_TOP_K);

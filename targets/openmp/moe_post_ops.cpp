@@ -19,18 +19,19 @@ void silu_mul_stacked_f32_threadgroup(const float* gate, const float* up, float*
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const mslport::vec<uint32_t, 3> local = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     const uint32_t row_len = uint32_t(p.ffn);
     const uint32_t slot = group.y;
     const uint32_t col = (group.x * group_size.x) + local.x;
-    if ((slot >= uint32_t(p.n_slots)) || (col >= row_len)) {
-      return;
+    if (!((slot >= uint32_t(p.n_slots)) || (col >= row_len))) {
+      const uint32_t at = (slot * row_len) + col;
+      out[at] = ((gate[at] / (1.0f + mslport::msl::exp(-gate[at]))) * up[at]);
     }
-    const uint32_t at = (slot * row_len) + col;
-    out[at] = ((gate[at] / (1.0f + mslport::msl::exp(-gate[at]))) * up[at]);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -75,20 +76,21 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const mslport::vec<uint32_t, 3> local = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     const uint32_t col = (group.x * group_size.x) + local.x;
     const uint32_t width = uint32_t(p.hidden);
-    if (col >= width) {
-      return;
+    if (!(col >= width)) {
+      float acc = 0.0f;
+      for (int32_t s = 0; s < p.n_slots; ++s) {
+        acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
+      }
+      out[col] = acc;
     }
-    float acc = 0.0f;
-    for (int32_t s = 0; s < p.n_slots; ++s) {
-      acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
-    }
-    out[col] = acc;
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -133,20 +135,21 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const mslport::vec<uint32_t, 3> local = geo.local_pos(wi);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     const uint32_t col = (group.x * group_size.x) + local.x;
     const uint32_t width = uint32_t(p.hidden);
-    if (col >= width) {
-      return;
+    if (!(col >= width)) {
+      float acc = 0.0f;
+      for (int32_t s = 0; s < p.n_slots; ++s) {
+        acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
+      }
+      residual[col] = (residual[col] + acc);
     }
-    float acc = 0.0f;
-    for (int32_t s = 0; s < p.n_slots; ++s) {
-      acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
-    }
-    residual[col] = (residual[col] + acc);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -197,7 +200,10 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
   float inv_rms[1];
   const uint32_t width = geo.tg_size.x;
   const uint32_t n = uint32_t(p.hidden);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
     for (uint32_t i = tid; i < n; i += width) {
@@ -211,16 +217,25 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     }
   }
   // simd_sum at moe_post_ops.metal:126:30: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sum_sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -228,7 +243,10 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     }
   }
   // threadgroup_barrier (moe_post_ops.metal:130:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       const uint32_t n_simd = (width + 31u) / 32u;
@@ -240,7 +258,10 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     }
   }
   // threadgroup_barrier (moe_post_ops.metal:140:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     const float scale = inv_rms[0];
     for (uint32_t i_1 = tid; i_1 < n; i_1 += width) {

@@ -32,7 +32,10 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
     for (uint32_t i = tid; i < in_dim; i += tg_threads) {
@@ -40,7 +43,10 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     }
   }
   // threadgroup_barrier (quant_matvec.metal:55:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
     st.r[wi] = (tg_index * 8u) + sg;
@@ -73,16 +79,25 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     }
   }
   // simd_sum at quant_matvec.metal:82:25: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     if (st.mslport_alive[wi]) {
       if (lane == 0u) {
@@ -147,7 +162,10 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
     for (uint32_t i = tid; i < in_dim; i += tg_threads) {
@@ -155,7 +173,10 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     }
   }
   // threadgroup_barrier (quant_matvec.metal:111:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
     st.r[wi] = (tg_index * 8u) + sg;
@@ -188,16 +209,25 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     }
   }
   // simd_sum at quant_matvec.metal:138:25: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     if (st.mslport_alive[wi]) {
       if (lane == 0u) {
@@ -258,7 +288,10 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     return;
   }
   const uint16_t* wr = w + (r * in_dim);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.part[wi] = 0.0f;
     for (uint32_t i = tid; i < in_dim; i += tg_threads) {
@@ -266,16 +299,25 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     }
   }
   // simd_sum at quant_matvec.metal:173:21: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.part[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.s[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -286,7 +328,10 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
   uint32_t n = (tg_threads + 31u) / 32u;
   while (n > 1u) {
     const uint32_t half_n = n / 2u;
-    for (uint32_t wi = 0; wi < nthreads; ++wi) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       if (tid < half_n) {
         sg_part[tid] += sg_part[tid + half_n];
@@ -295,7 +340,10 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     // threadgroup_barrier (quant_matvec.metal:184:9): every work-item loop above has finished
     n = half_n;
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid == 0u) {
       output[r] = sg_part[0];
@@ -343,20 +391,21 @@ struct embed_gather_4bit_state {
 void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const int32_t* token_ids, float* out, const uint32_t& n_tokens, const uint32_t& hidden_dim, const uint32_t& group_size, const mslport::Geometry& geo, embed_gather_4bit_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t gid = geo.grid_pos(wi).x;
-    if (gid >= (n_tokens * hidden_dim)) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(gid >= (n_tokens * hidden_dim))) {
+      const uint32_t t = gid / hidden_dim;
+      const uint32_t d = gid - (t * hidden_dim);
+      const uint32_t v = uint32_t(token_ids[t]);
+      const uint32_t g = (v * (hidden_dim / group_size)) + (d / group_size);
+      const uint32_t word = W_packed[(v * (hidden_dim >> 3)) + (d >> 3)];
+      const uint32_t q = (word >> ((d & 7u) << 2)) & 15u;
+      out[gid] = mslport::msl::fma(float(q), mslport::as_type<float>(uint32_t(scales[g]) << 16), mslport::as_type<float>(uint32_t(biases[g]) << 16));
     }
-    const uint32_t t = gid / hidden_dim;
-    const uint32_t d = gid - (t * hidden_dim);
-    const uint32_t v = uint32_t(token_ids[t]);
-    const uint32_t g = (v * (hidden_dim / group_size)) + (d / group_size);
-    const uint32_t word = W_packed[(v * (hidden_dim >> 3)) + (d >> 3)];
-    const uint32_t q = (word >> ((d & 7u) << 2)) & 15u;
-    out[gid] = mslport::msl::fma(float(q), mslport::as_type<float>(uint32_t(scales[g]) << 16), mslport::as_type<float>(uint32_t(biases[g]) << 16));
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 

@@ -17,8 +17,11 @@ struct swiglu_fused_state {
 void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, const uint32_t& dim, const mslport::Geometry& geo, swiglu_fused_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
-    const uint32_t i = geo.grid_pos(wi).x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
     if (i < dim) {
       const float g = gate[i];
       out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
@@ -66,14 +69,15 @@ struct residual_add_state {
 void residual_add_threadgroup(const float* a, const float* b, float* out, const uint32_t& dim, const mslport::Geometry& geo, residual_add_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t i = geo.grid_pos(wi).x;
-    if (i >= dim) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(i >= dim)) {
+      out[i] = (b[i] + a[i]);
     }
-    out[i] = (b[i] + a[i]);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -116,16 +120,17 @@ struct rms_norm_apply_bf16_state {
 void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, const float* sum_sq, float* out, const uint32_t& dim, const float& eps, const mslport::Geometry& geo, rms_norm_apply_bf16_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t i = geo.grid_pos(wi).x;
-    if (i >= dim) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(i >= dim)) {
+      const float mean_sq = sum_sq[0] / float(dim);
+      const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
+      out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
     }
-    const float mean_sq = sum_sq[0] / float(dim);
-    const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
-    out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -177,7 +182,10 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   const uint32_t token = geo.tg_pos.x;
   const uint32_t width = geo.tg_size.x;
   const uint32_t base = token * dim;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sq[wi] = 0.0f;
     for (uint32_t i = tid; i < dim; i += width) {
@@ -186,16 +194,25 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     }
   }
   // simd_sum at quant_misc.metal:97:28: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.sq[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.group_sq[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -203,11 +220,17 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     }
   }
   // threadgroup_barrier (quant_misc.metal:101:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.total[wi] = 0.0f;
   }
   const uint32_t groups = (width + 31u) / 32u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     for (uint32_t g = 0u; g < groups; ++g) {
       st.total[wi] += partials[g];
@@ -259,64 +282,65 @@ struct moe_combine_residual_state {
 void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_out, float* hidden_out, const float* e0, const float* e1, const float* e2, const float* e3, const float* e4, const float* e5, const float* e6, const float* e7, const float* e8, const float* e9, const float* e10, const float* e11, const float* e12, const float* e13, const float* e14, const float* e15, const float* params, const uint32_t& dim, const uint32_t& K, const mslport::Geometry& geo, moe_combine_residual_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  auto mslport_work_item = [&](uint32_t wi) {
-    const uint32_t i = geo.grid_pos(wi).x;
-    if (i >= dim) {
-      return;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+    if (!(i >= dim)) {
+      float acc = 0.0f;
+      if (K >= 1u) {
+        acc = mslport::msl::fma(params[0], e0[i], acc);
+      }
+      if (K >= 2u) {
+        acc = mslport::msl::fma(params[1], e1[i], acc);
+      }
+      if (K >= 3u) {
+        acc = mslport::msl::fma(params[2], e2[i], acc);
+      }
+      if (K >= 4u) {
+        acc = mslport::msl::fma(params[3], e3[i], acc);
+      }
+      if (K >= 5u) {
+        acc = mslport::msl::fma(params[4], e4[i], acc);
+      }
+      if (K >= 6u) {
+        acc = mslport::msl::fma(params[5], e5[i], acc);
+      }
+      if (K >= 7u) {
+        acc = mslport::msl::fma(params[6], e6[i], acc);
+      }
+      if (K >= 8u) {
+        acc = mslport::msl::fma(params[7], e7[i], acc);
+      }
+      if (K >= 9u) {
+        acc = mslport::msl::fma(params[8], e8[i], acc);
+      }
+      if (K >= 10u) {
+        acc = mslport::msl::fma(params[9], e9[i], acc);
+      }
+      if (K >= 11u) {
+        acc = mslport::msl::fma(params[10], e10[i], acc);
+      }
+      if (K >= 12u) {
+        acc = mslport::msl::fma(params[11], e11[i], acc);
+      }
+      if (K >= 13u) {
+        acc = mslport::msl::fma(params[12], e12[i], acc);
+      }
+      if (K >= 14u) {
+        acc = mslport::msl::fma(params[13], e13[i], acc);
+      }
+      if (K >= 15u) {
+        acc = mslport::msl::fma(params[14], e14[i], acc);
+      }
+      if (K >= 16u) {
+        acc = mslport::msl::fma(params[15], e15[i], acc);
+      }
+      const float gate = 1.0f / (1.0f + mslport::msl::exp(-params[16]));
+      hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + acc);
     }
-    float acc = 0.0f;
-    if (K >= 1u) {
-      acc = mslport::msl::fma(params[0], e0[i], acc);
-    }
-    if (K >= 2u) {
-      acc = mslport::msl::fma(params[1], e1[i], acc);
-    }
-    if (K >= 3u) {
-      acc = mslport::msl::fma(params[2], e2[i], acc);
-    }
-    if (K >= 4u) {
-      acc = mslport::msl::fma(params[3], e3[i], acc);
-    }
-    if (K >= 5u) {
-      acc = mslport::msl::fma(params[4], e4[i], acc);
-    }
-    if (K >= 6u) {
-      acc = mslport::msl::fma(params[5], e5[i], acc);
-    }
-    if (K >= 7u) {
-      acc = mslport::msl::fma(params[6], e6[i], acc);
-    }
-    if (K >= 8u) {
-      acc = mslport::msl::fma(params[7], e7[i], acc);
-    }
-    if (K >= 9u) {
-      acc = mslport::msl::fma(params[8], e8[i], acc);
-    }
-    if (K >= 10u) {
-      acc = mslport::msl::fma(params[9], e9[i], acc);
-    }
-    if (K >= 11u) {
-      acc = mslport::msl::fma(params[10], e10[i], acc);
-    }
-    if (K >= 12u) {
-      acc = mslport::msl::fma(params[11], e11[i], acc);
-    }
-    if (K >= 13u) {
-      acc = mslport::msl::fma(params[12], e12[i], acc);
-    }
-    if (K >= 14u) {
-      acc = mslport::msl::fma(params[13], e13[i], acc);
-    }
-    if (K >= 15u) {
-      acc = mslport::msl::fma(params[14], e14[i], acc);
-    }
-    if (K >= 16u) {
-      acc = mslport::msl::fma(params[15], e15[i], acc);
-    }
-    const float gate = 1.0f / (1.0f + mslport::msl::exp(-params[16]));
-    hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + acc);
-  };
-  for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);
+  }
 }
 }  // namespace
 
@@ -377,12 +401,18 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   uint32_t slot_idx[16];
   const uint32_t token = geo.tg_pos.x;
   const uint32_t width = geo.tg_size.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.mslport_alive[wi] = true;
   }
   const float* l = logits + (token * n_experts);
   const uint32_t groups = (width + 31u) / 32u;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.m[wi] = l[0];
     for (uint32_t e = tid; e < n_experts; e += width) {
@@ -390,16 +420,25 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // simd_max at quant_misc.metal:197:9: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.m[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Max, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.m[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -407,7 +446,10 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // threadgroup_barrier (quant_misc.metal:201:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     float top = part_max[0];
     for (uint32_t g = 1u; g < groups; ++g) {
@@ -421,16 +463,25 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // simd_sum at quant_misc.metal:213:9: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
     st.mslport_c1_act[wi] = act;
     if (act) { st.mslport_c1_in[wi] = st.s[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.s[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
@@ -438,7 +489,10 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // threadgroup_barrier (quant_misc.metal:217:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (tid != 0u) {
       {
@@ -458,7 +512,10 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // threadgroup_barrier (quant_misc.metal:232:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_alive[wi]) {
       for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
         if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
@@ -468,7 +525,10 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // threadgroup_barrier (quant_misc.metal:237:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_alive[wi]) {
       for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
         const float v_1 = expv[e_2];
@@ -487,7 +547,10 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
   }
   // threadgroup_barrier (quant_misc.metal:251:5): every work-item loop above has finished
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_alive[wi]) {
       for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
         out_indices[(token * k) + s2_3] = slot_idx[s2_3];
@@ -543,22 +606,34 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t& k, const 
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t token = geo.tg_pos.x;
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mine[wi] = tid < k;
     st.w[wi] = st.mine[wi] ? weights[(token * k) + tid] : 0.0f;
   }
   // simd_sum at quant_misc.metal:267:25: combines the active lanes of each 32-lane SIMD group
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
     st.mslport_c0_act[wi] = act;
     if (act) { st.mslport_c0_in[wi] = st.w[wi]; }
   }
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t wi = 0; wi < nthreads; ++wi) {
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     if (st.mine[wi] && (st.total[wi] > 0.0f)) {
       weights[(token * k) + tid] = (st.w[wi] / st.total[wi]);

@@ -57,6 +57,8 @@ class KernelEmitter {
   void wi_region(const std::vector<const Stmt*>& stmts);
   void wi_stmt(const Stmt& s);
   void wi_block_contents(const Stmt& b);
+  static bool is_guard_return(const Stmt& s);
+  void guarded_stmts(const std::vector<const Stmt*>& stmts, size_t from);
   void collective(const Stmt& s);
   // Evaluates a condition once per threadgroup; if it involves per-thread
   // values, evaluates it per thread and reports divergence.
@@ -80,8 +82,12 @@ std::string KernelEmitter::builtin_value(const Param& p, bool) const {
   bool scalar = p.type.is_scalar();
   auto pick = [&](const std::string& v3) { return scalar ? v3 + ".x" : (p.type.count == 2 ? "mslport::swizzle<0, 1>(" + v3 + ")" : v3); };
   switch (p.builtin) {
-    case BuiltinId::ThreadPositionInGrid: return pick("geo.grid_pos(wi)");
-    case BuiltinId::ThreadPositionInThreadgroup: return scalar ? "wi % geo.tg_size.x" : pick("geo.local_pos(wi)");
+    case BuiltinId::ThreadPositionInGrid:
+      return scalar ? "geo.tg_pos.x * geo.full_size.x + lx"
+                    : pick("mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, "
+                           "geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz}");
+    case BuiltinId::ThreadPositionInThreadgroup:
+      return scalar ? "lx" : pick("mslport::vec<uint32_t, 3>{lx, ly, lz}");
     case BuiltinId::ThreadgroupPositionInGrid: return pick("geo.tg_pos");
     case BuiltinId::ThreadsPerThreadgroup: return pick("geo.tg_size");
     case BuiltinId::ThreadsPerGrid: case BuiltinId::GridSize: return pick("geo.grid");
@@ -115,8 +121,19 @@ std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts
 }
 
 void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
-  line("for (uint32_t wi = 0; wi < nthreads; ++wi) {");
+  // x innermost with unit stride, so thread_position_* along x is a plain
+  // induction variable the compiler can vectorise over.
+  line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
+  line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
+  // Work-items of one barrier interval are unordered in Metal (a race-free
+  // kernel has no dependence between them), so the loop over them may run
+  // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
+  bool simd = true;
+  for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
+  if (simd) line("#pragma omp simd");
+  line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
   ++indent_;
+  line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
   for (int i : builtins_used(stmts, exprs)) {
     const Param& p = k_.params[i];
     line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
@@ -364,8 +381,24 @@ void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
     close_work_item_loop();
     return;
   }
-  // A `return` ends only this work-item: run its statements in a lambda.
-  line("auto mslport_work_item = [&](uint32_t wi) {");
+  // `if (c) { ...; return; } rest` at the top of the region becomes
+  // `if (c) { ... } else { rest }`: a plain loop the compiler can vectorise.
+  int returns = 0, guards = 0;
+  for (auto* s : stmts) {
+    walk_stmts(*s, [&](const Stmt& x) {
+      returns += x.kind == Stmt::Kind::Return;
+      return true;
+    });
+    guards += is_guard_return(*s);
+  }
+  if (returns == guards) {
+    open_work_item_loop(stmts, {});
+    guarded_stmts(stmts, 0);
+    close_work_item_loop();
+    return;
+  }
+  // Otherwise a `return` ends only this work-item: run its statements in a lambda.
+  line("auto mslport_work_item = [&](uint32_t wi, uint32_t lx, uint32_t ly, uint32_t lz) {");
   ++indent_;
   for (int i : builtins_used(stmts, {})) {
     const Param& p = k_.params[i];
@@ -374,7 +407,53 @@ void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
   for (auto* s : stmts) wi_stmt(*s);
   --indent_;
   line("};");
-  line("for (uint32_t wi = 0; wi < nthreads; ++wi) mslport_work_item(wi);");
+  line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
+  line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
+  line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx)");
+  line("  mslport_work_item(lx + geo.tg_size.x * (ly + geo.tg_size.y * lz), lx, ly, lz);");
+}
+
+bool KernelEmitter::is_guard_return(const Stmt& s) {
+  if (s.kind != Stmt::Kind::If || (s.else_body && !s.else_body->stmts.empty()) || s.body->stmts.empty() ||
+      s.body->stmts.back()->kind != Stmt::Kind::Return)
+    return false;
+  for (size_t i = 0; i + 1 < s.body->stmts.size(); ++i)
+    if (passes::contains_return(*s.body->stmts[i])) return false;
+  return true;
+}
+
+void KernelEmitter::guarded_stmts(const std::vector<const Stmt*>& stmts, size_t from) {
+  for (size_t i = from; i < stmts.size(); ++i) {
+    const Stmt& s = *stmts[i];
+    if (!is_guard_return(s)) {
+      wi_stmt(s);
+      continue;
+    }
+    line_directive(s.loc);
+    if (s.body->stmts.size() == 1) {  // just `return`: run the rest when the condition fails
+      if (i + 1 == stmts.size()) return;
+      line("if (!(" + ex(*s.expr, true) + ")) {");
+      ++indent_;
+      guarded_stmts(stmts, i + 1);
+      --indent_;
+      line("}");
+      return;
+    }
+    line("if (" + ex(*s.expr, true) + ") {");
+    ++indent_;
+    for (size_t j = 0; j + 1 < s.body->stmts.size(); ++j) wi_stmt(*s.body->stmts[j]);
+    --indent_;
+    if (i + 1 == stmts.size()) {
+      line("}");
+      return;
+    }
+    line("} else {");
+    ++indent_;
+    guarded_stmts(stmts, i + 1);
+    --indent_;
+    line("}");
+    return;
+  }
 }
 
 void KernelEmitter::wi_block_contents(const Stmt& b) {
