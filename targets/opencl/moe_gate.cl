@@ -163,7 +163,7 @@ __kernel void moe_gate(
     e = simd_id;
   }
   bool mslport_loop_mask0 = mslport_alive && e < *n_experts;
-  while (mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch)) {
+  for (bool mslport_go = mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch); mslport_go; mslport_go = mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch)) {
     float dot = 0.0f;
     __global const float* row = (__global const float*)0;
     if (mslport_loop_mask0) {

@@ -33,6 +33,7 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
@@ -41,6 +42,7 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   // simd_max at feat_simd_max_shuffle.metal:14:20: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
@@ -50,12 +52,14 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   mslport::simd_reduce(mslport::Reduce::Max, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_max_tmp[wi] = st.mslport_c0_out[wi];
   }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
@@ -64,6 +68,7 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   // simd_shuffle_down at feat_simd_max_shuffle.metal:15:21: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
@@ -73,12 +78,14 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   mslport::simd_shuffle(mslport::Shuffle::Down, st.mslport_c1_in, st.mslport_c1_arg, st.mslport_c1_act, nthreads, st.mslport_c1_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.simd_shuffle_down_tmp[wi] = st.mslport_c1_out[wi];
   }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
@@ -87,6 +94,7 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   // simd_broadcast at feat_simd_max_shuffle.metal:16:22: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
@@ -96,12 +104,14 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
   mslport::simd_shuffle(mslport::Shuffle::Broadcast, st.mslport_c2_in, st.mslport_c2_arg, st.mslport_c2_act, nthreads, st.mslport_c2_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c2_act[wi]) st.simd_broadcast_tmp[wi] = st.mslport_c2_out[wi];
   }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;

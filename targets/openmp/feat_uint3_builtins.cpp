@@ -23,6 +23,7 @@ void feat_uint3_builtins_threadgroup(uint32_t* out, const mslport::Geometry& geo
   const mslport::vec<uint32_t, 3> grid = geo.grid;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> gpos = mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz};

@@ -35,6 +35,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   float* h = shared;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.logit[wi] = shared + hidden_dim;
@@ -42,6 +43,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   const mslport::bfloat* x = hidden_state + (token * hidden_dim);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
@@ -55,6 +57,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   // simd_sum at moe_gate.metal:52:30: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = true;
@@ -64,12 +67,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
@@ -81,6 +86,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   // threadgroup_barrier (moe_gate.metal:56:5): every work-item loop above has finished
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
@@ -95,6 +101,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   // threadgroup_barrier (moe_gate.metal:64:5): every work-item loop above has finished
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
@@ -107,6 +114,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   const uint32_t n_simd = tg_size / 32u;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t simd_id = wi / mslport::kSimdWidth;
@@ -118,6 +126,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       bool mslport_any1 = false;
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         mslport_any1 = mslport_any1 || st.mslport_loop_mask0[wi];
@@ -125,6 +134,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       if (!mslport_any1) break;
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = wi % mslport::kSimdWidth;
@@ -140,6 +150,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       // simd_sum at moe_gate.metal:80:15: combines the active lanes of each 32-lane SIMD group
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const bool act = st.mslport_loop_mask0[wi];
@@ -149,12 +160,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         if (st.mslport_c2_act[wi]) st.dot[wi] = st.mslport_c2_out[wi];
       }
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = wi % mslport::kSimdWidth;
@@ -173,6 +186,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   // threadgroup_barrier (moe_gate.metal:85:5): every work-item loop above has finished
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
