@@ -335,6 +335,90 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   EXPECT_EQ(values_of<float>(l.buffers[1])[0], 128.0f * 129.0f / 2.0f);
 }
 
+// The shapes below once made PoCL 3.1 compute wrong values or crash (see
+// raise/early_returns.cc, raise/sync_loops.cc, raise/zero_init_locals.cc).
+TEST(OpenClRun, WholeThreadgroupsPastTheEndReturnBeforeCollectives) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]], constant uint& rows [[buffer(2)]],
+              uint row [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+              uint tg [[threads_per_threadgroup]]) {
+  if (row >= rows) return;
+  float acc = 0.0f;
+  for (uint i = lid; i < 40; i += tg) acc += x[row * 40 + i];
+  threadgroup float part[8];
+  float s = simd_sum(acc);
+  uint lane = lid % 32, sg = lid / 32, nsg = (tg + 31) / 32;
+  if (lane == 0) part[sg] = s;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (sg == 0 && lane < nsg) {
+    float v = part[lane];
+    v = simd_sum(v);
+    if (lane == 0) out[row] = v;
+  }
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  EXPECT_EQ(e.cl.find("return;"), std::string::npos) << e.cl;
+  Launch l;
+  l.grid = {5 * 128, 1, 1};  // 5 threadgroups for 3 rows
+  l.tg = {128, 1, 1};
+  l.buffers[0] = bytes_of(iota_f(3 * 40));
+  l.buffers[1] = bytes_of(std::vector<float>(8, -7.0f));
+  l.buffers[2] = bytes_of(std::vector<uint32_t>{3});
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(out[r], 40.0f * (40.0f * r + 1) + 780.0f) << r;  // sum of 40 consecutive
+  for (int r = 3; r < 8; ++r) EXPECT_EQ(out[r], -7.0f) << r;
+}
+
+TEST(OpenClRun, CollectiveInALoopWhoseTripCountDiffersBetweenSimdGroups) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)]], constant uint& n [[buffer(2)]],
+              uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]],
+              uint tg [[threads_per_threadgroup]]) {
+  uint nsg = tg / 32;
+  for (uint e = sg; e < n; e += nsg) {
+    float dot = 0.0f;
+    for (uint d = lane; d < 64; d += 32) dot += w[e * 64 + d];
+    dot = simd_sum(dot);
+    if (lane == 0) out[e] = dot;
+  }
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  // The vote that keeps the SIMD groups in step is taken outside the loop header.
+  EXPECT_NE(e.cl.find("for (bool mslport_go = mslport_threadgroup_any("), std::string::npos) << e.cl;
+  Launch l;
+  l.grid = {64, 1, 1};
+  l.tg = {64, 1, 1};  // SIMD group 0 takes rows 0, 2, 4, 6; group 1 rows 1, 3, 5
+  l.buffers[0] = bytes_of(iota_f(7 * 64, 0));
+  l.buffers[1] = bytes_of(std::vector<float>(8, -7.0f));
+  l.buffers[2] = bytes_of(std::vector<uint32_t>{7});
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  auto out = values_of<float>(l.buffers[1]);
+  for (int r = 0; r < 7; ++r) EXPECT_EQ(out[r], 64.0f * 64.0f * r + 2016.0f) << r;
+  EXPECT_EQ(out[7], -7.0f);
+}
+
+TEST(OpenClRun, VectorSubscripts) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const uint4* in [[buffer(0)]], device uint* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  uint4 p = in[i];
+  uint s = 0;
+  for (uint w = 0; w < 4; w++) s += p[w] << w;
+  p[1] = 7;
+  out[i] = s + p[2] * 100 + p[1] * 1000;
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  EXPECT_NE(e.cl.find("p.y = 7u;"), std::string::npos) << e.cl;
+  Launch l;
+  l.buffers[0] = bytes_of(std::vector<uint32_t>{1, 2, 3, 4});
+  l.buffers[1] = bytes_of(std::vector<uint32_t>{0});
+  ASSERT_EQ(opencl().run(e, "k", l), "");
+  EXPECT_EQ(values_of<uint32_t>(l.buffers[1])[0], 1u + 4u + 12u + 32u + 300u + 7000u);
+}
+
 // bfloat: the top 16 bits of a float, rounded to nearest even.
 uint16_t to_bf16(float f) {
   uint32_t u;

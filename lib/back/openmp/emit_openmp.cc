@@ -48,7 +48,9 @@ class KernelEmitter {
   // ---- builtins
   std::string builtin_value(const Param& p, bool wi) const;
   std::set<int> builtins_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
-  void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
+  // allow_simd = false for loops that leave early (return / divergence checks).
+  void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
+                           bool allow_simd = true);
   void close_work_item_loop() { --indent_; line("}"); }
 
   // ---- statements
@@ -120,7 +122,8 @@ std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts
   return used;
 }
 
-void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
+void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
+                                        bool allow_simd) {
   // x innermost with unit stride, so thread_position_* along x is a plain
   // induction variable the compiler can vectorise over.
   line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
@@ -128,7 +131,7 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   // Work-items of one barrier interval are unordered in Metal (a race-free
   // kernel has no dependence between them), so the loop over them may run
   // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
-  bool simd = true;
+  bool simd = allow_simd;
   for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
   if (simd) line("#pragma omp simd");
   line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
@@ -146,7 +149,7 @@ std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where
     // Any thread still iterating keeps the whole threadgroup iterating.
     std::string c = "mslport_any" + std::to_string(counter_++);
     line("bool " + c + " = false;");
-    open_work_item_loop({}, {cond.args[0].get()});
+    open_work_item_loop({}, {cond.args[0].get()}, /*allow_simd=*/false);
     line(c + " = " + c + " || " + ex(*cond.args[0], true) + ";");
     close_work_item_loop();
     return c;
@@ -157,7 +160,7 @@ std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where
   line("{");
   ++indent_;
   line("bool mslport_first = true;");
-  open_work_item_loop({}, {&cond});
+  open_work_item_loop({}, {&cond}, /*allow_simd=*/false);
   if (alive_var_ >= 0) line("if (!" + p_.var_ref(alive_var_, true) + ") continue;");
   line("const bool v = " + ex(cond, true) + ";");
   line("if (mslport_first) { " + c + " = v; mslport_first = false; }");

@@ -1,6 +1,9 @@
 // Step: the kernel's OpenCL arguments and Metal's thread-geometry builtins.
-//  * Buffer params stay pointers; `constant T& p [[buffer(n)]]` becomes a
-//    `__constant T*` argument whose uses read `(*p)` / `p->field`.
+//  * Buffer params stay pointers, all `__global` (`constant float* w
+//    [[buffer(1)]]` too: OpenCL devices may cap __constant arguments at
+//    64 KiB, Metal does not), and so do the pointers computed from them;
+//    `constant T& p [[buffer(n)]]` becomes a `__constant T*` argument whose
+//    uses read `(*p)` / `p->field`.
 //  * Builtin params are no arguments: each becomes a local computed at the
 //    top of the kernel by a prelude helper from get_*_id / get_local_size and
 //    the `grid` argument (Metal's grid size, for clipped edge threadgroups).
@@ -45,6 +48,28 @@ ExprPtr builtin_value(RaiseContext& ctx, const ir::Kernel& k, const ir::Param& p
   }
   if (v->type != p.type) v = make_cast(p.type, std::move(v));
   return v;
+}
+
+// A constant-space pointer of the kernel body as an OpenCL __global one.
+ir::Type to_global(const ir::Type& t) {
+  if (t.is_pointer()) {
+    auto space = t.space == ir::AddressSpace::Constant ? ir::AddressSpace::Device : t.space;
+    return ir::Type::pointer_to(to_global(*t.elem), space, t.is_const || t.space == ir::AddressSpace::Constant);
+  }
+  if (t.is_array()) return ir::Type::array_of(to_global(*t.elem), t.count);
+  return t;
+}
+
+bool is_constant_param(const ir::Param& p) {
+  return p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue;
+}
+
+// The variable, parameter or constant an lvalue `e` lives in.
+const Expr* root_of(const Expr* e) {
+  while (e->kind == Expr::Kind::Index || e->kind == Expr::Kind::Member || e->kind == Expr::Kind::Swizzle ||
+         (e->kind == Expr::Kind::Unary && e->unary_op == ir::UnaryOp::Deref))
+    e = e->args[0].get();
+  return e;
 }
 
 }  // namespace
@@ -93,11 +118,22 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   grid.var = cl.grid_var;
   cl.args.push_back(grid);
 
+  for (auto& p : k.params)
+    if (p.kind == ir::Param::Kind::Buffer) p.type = to_global(p.type);
+  for (auto& v : k.vars) v.type = to_global(v.type);
+
   rewrite_kernel_exprs(k, [&](ExprPtr e) -> ExprPtr {
+    if (e->kind == Expr::Kind::Unary && e->unary_op == ir::UnaryOp::AddrOf) {
+      const Expr* root = root_of(e->args[0].get());
+      if (root->kind == Expr::Kind::GlobalConstRef ||
+          (root->kind == Expr::Kind::ParamRef && is_constant_param(k.params.at(root->index))))
+        ctx.unsupported(e->loc.valid() ? e->loc : k.loc, "taking the address of a constant-space value");
+    }
+    if (e->kind != Expr::Kind::ParamRef) e->type = to_global(e->type);
     if (e->kind == Expr::Kind::ParamRef) {
       const ir::Param& p = k.params.at(e->index);
       if (p.kind == ir::Param::Kind::Builtin) return ir::make_var_ref(k, builtin_var[e->index], e->loc);
-      if (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) {
+      if (is_constant_param(p)) {
         ir::Type value = *p.type.elem;
         ir::SourceLoc loc = e->loc;
         e->type = p.type;

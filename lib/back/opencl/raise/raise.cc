@@ -21,6 +21,8 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
     ClKernel& cl = out->kernels[i];
     // Before memory_types: `constant bfloat& x` must already read memory (*x).
     raise_kernel_interface(ctx, k, cl);
+    // While collectives are still Collective nodes (how it finds synchronisation).
+    raise_early_returns(ctx, k);
     // Before builtin_calls and simd_collectives: they choose by OpenCL value
     // types (a bfloat max is an fmax on floats; a half simd_sum sums floats).
     if (!raise_memory_types(ctx, k)) continue;
@@ -29,6 +31,10 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
     // After kernel_interface: the grid guard needs the grid argument.
     if (!raise_builtin_calls(ctx, k, cl)) continue;
     raise_simd_collectives(ctx, k, cl);
+    // After simd_collectives, which spells the loop vote as a helper call.
+    raise_sync_loops(ctx, k);
+    // After memory_types: half and bfloat locals are floats by now.
+    raise_zero_init_locals(ctx, k);
     raise_vectors(ctx, k);
   }
   // After every kernel's memory_types, which reads the Metal field types.

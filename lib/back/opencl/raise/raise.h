@@ -24,13 +24,16 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out);
 
 // ---- the steps, in pipeline order (see raise.cc for why) ----
 
-// Reports IR the backend cannot print yet (simdgroup_matrix, bool vectors, ...).
+// Reports IR the backend cannot print yet (bool vectors, half matrices, ...).
 bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
 // Renames Metal identifiers that OpenCL C reserves (e.g. `global`, `half2`).
 void rename_reserved(RaiseContext& ctx);
-// Kernel arguments: ConstantRef -> `__constant T*` used as `(*p)`; builtins ->
-// locals computed at the top of the kernel; the `grid` argument.
+// Kernel arguments: buffers -> `__global` pointers; ConstantRef -> `__constant
+// T*` used as `(*p)`; builtins -> locals computed at the top of the kernel;
+// the `grid` argument.
 void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl);
+// Uniform early returns in kernels with synchronisation -> the alive flag.
+void raise_early_returns(RaiseContext& ctx, ir::Kernel& k);
 // half / bfloat kept as ushort bits in memory and computed in float; bool in
 // memory as uchar.
 bool raise_memory_types(RaiseContext& ctx, ir::Kernel& k);
@@ -39,8 +42,13 @@ void raise_struct_and_constant_types(RaiseContext& ctx);
 bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k);
 // Metal builtin functions -> OpenCL C builtins or prelude helpers.
 bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl);
-// SIMD-group collectives -> prelude helpers over local scratch.
+// SIMD-group collectives (and passes::kThreadgroupAny) -> prelude helpers
+// over local scratch.
 void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl);
+// Loops whose condition synchronises: evaluated before and after the body.
+void raise_sync_loops(RaiseContext& ctx, ir::Kernel& k);
+// Scalar, vector and pointer locals without an initialiser start at zero.
+void raise_zero_init_locals(RaiseContext& ctx, ir::Kernel& k);
 // Constant vector indices -> swizzles; vector literal lanes of the lane type.
 void raise_vectors(RaiseContext& ctx, ir::Kernel& k);
 // Struct layouts: explicit padding where OpenCL's natural layout differs.

@@ -21,17 +21,10 @@
 namespace mslport::back::opencl {
 namespace {
 
-// Reading a local or a literal is safe in any lane; a memory read or a
-// division is not (an inactive lane may index out of bounds or divide by 0).
+// A literal needs no guard; anything else may be unsafe in an inactive lane
+// (an index out of bounds, a division by zero, a local it never assigned).
 bool safe_in_inactive_lane(const ir::Expr& e) {
-  switch (e.kind) {
-    case ir::Expr::Kind::IntLit:
-    case ir::Expr::Kind::FloatLit:
-    case ir::Expr::Kind::BoolLit:
-    case ir::Expr::Kind::VarRef: return true;
-    case ir::Expr::Kind::Swizzle: return safe_in_inactive_lane(*e.args[0]);
-    default: return false;
-  }
+  return e.kind == ir::Expr::Kind::IntLit || e.kind == ir::Expr::Kind::FloatLit || e.kind == ir::Expr::Kind::BoolLit;
 }
 
 ir::Type scratch_type() {
