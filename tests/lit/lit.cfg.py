@@ -18,6 +18,7 @@ mslport = lit_config.params.get("mslport")
 filecheck = lit_config.params.get("filecheck", "FileCheck")
 if not mslport:
     lit_config.fatal("pass -D mslport=/path/to/mslport")
+config.substitutions.append(("%mslport-run", mslport + "-run"))
 config.substitutions.append(("%mslport", mslport))
 config.substitutions.append(("FileCheck", filecheck))
 # LLVM's `not` (inverts the exit status) lives beside FileCheck.
