@@ -507,22 +507,20 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   return nullptr;
 }
 
-// simdgroup_matrix operations are Calls named after the Metal function,
-// with every argument explicit: Metal's defaults (elements_per_row = the
+// simdgroup_matrix operations are SimdMatrixOp expressions (spelling = the
+// Metal name), with every argument explicit: Metal's defaults (elements_per_row = the
 // matrix's columns, matrix_origin = ulong2(0), transpose_matrix = false)
 // are filled in, so a backend never needs the declaration. Output matrices
 // (the first argument of load / multiply / multiply_accumulate) are passed
 // as the variable itself (an lvalue), as in Metal.
 ir::ExprPtr FunctionBuilder::simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t) {
-  static const char* known[] = {"simdgroup_load", "simdgroup_store", "simdgroup_multiply",
-                                "simdgroup_multiply_accumulate", "make_filled_simdgroup_matrix"};
-  bool ok_name = false;
-  for (const char* k : known) ok_name |= name == k;
-  if (!ok_name) {
+  auto op = ir::simd_matrix_op_from_name(name);
+  if (!op) {
     ctx_.unsupported(c, "simdgroup_matrix operation '" + name + "'");
     return nullptr;
   }
-  auto e = make(ir::Expr::Kind::Call, t, ctx_.loc(c));
+  auto e = make(ir::Expr::Kind::SimdMatrixOp, t, ctx_.loc(c));
+  e->matrix_op = *op;
   e->spelling = name;
   int n = clang_Cursor_getNumArguments(c);
   ir::Type ulong_t = ir::Type::scalar_of(ir::ScalarKind::ULong);

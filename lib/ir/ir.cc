@@ -121,6 +121,22 @@ std::optional<CollectiveOp> collective_from_name(const std::string& n) {
   return std::nullopt;
 }
 
+static const struct { SimdMatrixOpKind op; const char* name; } kMatrixOps[] = {
+    {SimdMatrixOpKind::Load, "simdgroup_load"},
+    {SimdMatrixOpKind::Store, "simdgroup_store"},
+    {SimdMatrixOpKind::Multiply, "simdgroup_multiply"},
+    {SimdMatrixOpKind::MultiplyAccumulate, "simdgroup_multiply_accumulate"},
+    {SimdMatrixOpKind::Fill, "make_filled_simdgroup_matrix"},
+};
+const char* simd_matrix_op_name(SimdMatrixOpKind op) {
+  for (auto& e : kMatrixOps) if (e.op == op) return e.name;
+  return "?";
+}
+std::optional<SimdMatrixOpKind> simd_matrix_op_from_name(const std::string& n) {
+  for (auto& e : kMatrixOps) if (n == e.name) return e.op;
+  return std::nullopt;
+}
+
 const char* unary_spelling(UnaryOp op) {
   switch (op) {
     case UnaryOp::Neg: return "-"; case UnaryOp::Plus: return "+";
@@ -152,7 +168,7 @@ ExprPtr Expr::clone() const {
   e->kind = kind; e->type = type; e->loc = loc; e->int_value = int_value;
   e->float_value = float_value; e->spelling = spelling; e->index = index; e->arrow = arrow;
   e->unary_op = unary_op; e->binary_op = binary_op; e->assign_op = assign_op;
-  e->collective_op = collective_op; e->components = components;
+  e->collective_op = collective_op; e->matrix_op = matrix_op; e->components = components;
   for (auto& a : args) e->args.push_back(a ? a->clone() : nullptr);
   if (mask) e->mask = mask->clone();
   return e;

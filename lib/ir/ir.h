@@ -126,6 +126,17 @@ enum class CollectiveOp {
 const char* collective_name(CollectiveOp op);  // Metal spelling
 std::optional<CollectiveOp> collective_from_name(const std::string& name);
 
+// simdgroup_matrix<T, 8, 8> operations (MSL 6.7): cooperative across the 32
+// lanes of a SIMD group, so they are IR operations of their own. Operands
+// (Metal's order, defaults filled in by the front end):
+//   Load:  dest, src pointer, elements_per_row, origin (ulong2), transpose
+//   Store: matrix, dst pointer, elements_per_row, origin (ulong2), transpose
+//   Multiply: dest, a, b            MultiplyAccumulate: dest, a, b, c
+//   Fill (make_filled_simdgroup_matrix): value; the expression's type is the matrix.
+enum class SimdMatrixOpKind { Load, Store, Multiply, MultiplyAccumulate, Fill };
+const char* simd_matrix_op_name(SimdMatrixOpKind op);  // Metal spelling
+std::optional<SimdMatrixOpKind> simd_matrix_op_from_name(const std::string& name);
+
 // ------------------------------------------------------------- expressions --
 
 enum class UnaryOp { Neg, Plus, Not /* ! */, BitNot /* ~ */, PreInc, PreDec, PostInc, PostDec, Deref, AddrOf };
@@ -163,6 +174,7 @@ struct Expr {
     VectorConstruct, // type(args...) e.g. float4(a, b, c, d)
     Collective,   // collective_op, args; mask (after passes)
     InitList,     // { args... } for arrays / structs
+    SimdMatrixOp, // matrix_op, args (see SimdMatrixOpKind); spelling = Metal name
   };
   Kind kind;
   Type type;
@@ -177,6 +189,7 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::Add;
   std::optional<BinaryOp> assign_op;  // for compound assignment
   CollectiveOp collective_op = CollectiveOp::SimdSum;
+  SimdMatrixOpKind matrix_op = SimdMatrixOpKind::Load;
   std::vector<int> components;        // Swizzle lanes
   std::vector<ExprPtr> args;
   // Collective only: the active-lane predicate, a per-thread bool

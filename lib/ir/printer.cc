@@ -73,6 +73,7 @@ class Printer {
       }
       case Expr::Kind::Conditional: return operand(e, 0) + " ? " + operand(e, 1) + " : " + operand(e, 2);
       case Expr::Kind::Call: return e.spelling + "(" + args(e, 0) + ")";
+      case Expr::Kind::SimdMatrixOp: return std::string(simd_matrix_op_name(e.matrix_op)) + "(" + args(e, 0) + ")";
       case Expr::Kind::Cast: return "cast<" + type(e.type) + ">(" + arg(e, 0) + ")";
       case Expr::Kind::Bitcast: return "as_type<" + type(e.type) + ">(" + arg(e, 0) + ")";
       case Expr::Kind::Index: return postfix_base(e) + "[" + arg(e, 1) + "]";

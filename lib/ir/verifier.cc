@@ -73,6 +73,14 @@ struct Verifier {
         nargs(1);
         for (int c : e.components) if (c < 0 || c > 3) fail(e.loc, "swizzle component out of range");
         break;
+      case Expr::Kind::SimdMatrixOp:
+        switch (e.matrix_op) {
+          case SimdMatrixOpKind::Load: case SimdMatrixOpKind::Store: nargs(5); break;
+          case SimdMatrixOpKind::Multiply: nargs(3); break;
+          case SimdMatrixOpKind::MultiplyAccumulate: nargs(4); break;
+          case SimdMatrixOpKind::Fill: nargs(1); break;
+        }
+        break;
       case Expr::Kind::Collective:
         if (e.args.empty()) fail(e.loc, "collective without operand");
         if (e.mask && !e.mask->type.is_bool()) fail(e.loc, "collective mask is not bool");

@@ -68,16 +68,16 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
     case Expr::Kind::Member: case Expr::Kind::Swizzle:
       collect(*e.args[0], acc, is_store_target, also_read);
       return;
-    case Expr::Kind::Call:
+    case Expr::Kind::SimdMatrixOp:
       // simdgroup_load/store read/write a whole 8x8 block through a pointer.
-      if ((e.spelling == "simdgroup_load" || e.spelling == "simdgroup_store") && e.args.size() > 1) {
+      if ((e.matrix_op == SimdMatrixOpKind::Load || e.matrix_op == SimdMatrixOpKind::Store) && e.args.size() > 1) {
         int r;
         const Expr* p = e.args[1].get();
         while (p->kind == Expr::Kind::Binary || p->kind == Expr::Kind::Cast) p = p->args[0].get();
         if (p->kind == Expr::Kind::Unary && p->unary_op == UnaryOp::AddrOf) p = p->args[0].get();
         if (p->kind == Expr::Kind::Index) p = p->args[0].get();
         if (tg_root(*p, &r) || tg_root(*e.args[1], &r)) {
-          if (e.spelling == "simdgroup_load") acc.reads.insert(r);
+          if (e.matrix_op == SimdMatrixOpKind::Load) acc.reads.insert(r);
           else acc.writes.insert(r);
         }
       }

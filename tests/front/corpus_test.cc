@@ -86,7 +86,7 @@ TEST(Corpus, MoeQuantShadersSimdgroupMatrix) {
   for (auto& k : m->kernels) {
     for (auto& v : k.vars) matrix_vars += v.type.kind == ir::Type::Kind::SimdMatrix;
     ir::walk_stmt_exprs(*k.body, [&](const ir::Expr& e) {
-      if (e.kind == ir::Expr::Kind::Call && e.spelling == "simdgroup_load") {
+      if (e.kind == ir::Expr::Kind::SimdMatrixOp && e.matrix_op == ir::SimdMatrixOpKind::Load) {
         ++loads;
         EXPECT_EQ(e.args.size(), 5u);  // defaults are explicit
         if (e.args.size() == 5 && e.args[4]->kind == ir::Expr::Kind::BoolLit && e.args[4]->int_value) ++transposed;

@@ -357,6 +357,7 @@ class Printer {
         return paren_if(min > kUnary, "(" + cl_type_name(m_, e.type) + ")(" + args(e.args) + ")");
       case K::InitList: return "{" + args(e.args) + "}";
       case K::Collective: return "mslport_unraised_" + std::string(ir::collective_name(e.collective_op)) + "()";
+      case K::SimdMatrixOp: return "mslport_unraised_" + std::string(ir::simd_matrix_op_name(e.matrix_op)) + "()";
     }
     return "?";
   }

@@ -176,6 +176,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Conditional:
       return sub(*e.args[0]) + " ? " + sub(*e.args[1]) + " : " + sub(*e.args[2]);
     case Expr::Kind::Call:
+    case Expr::Kind::SimdMatrixOp:  // mslport::msl::simdgroup_* in openmp_rt.h
       return call(e, wi);
     case Expr::Kind::Cast: {
       const Type& t = e.type;

@@ -192,6 +192,7 @@ class Lowering {
         e->type = value_of(metal);
         return e;
       case K::Call:
+      case K::SimdMatrixOp:  // raised to helper calls by raise_simdgroup_matrix, after this step
       case K::Collective:
         for (auto& a : e->args) a = rvalue(lower(std::move(a)));
         if (e->mask) e->mask = rvalue(lower(std::move(e->mask)));

@@ -34,7 +34,9 @@ bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
     ok = false;
   };
   rewrite_kernel_exprs(k, [&](ir::ExprPtr e) -> ir::ExprPtr {
-    if (e->kind != ir::Expr::Kind::Call) return e;
+    if (e->kind != ir::Expr::Kind::SimdMatrixOp) return e;
+    // Lowered to calls of prelude helpers below.
+    e->kind = ir::Expr::Kind::Call;
     const std::string& f = e->spelling;
     const ir::Type matrix = ir::Type{ir::Type::Kind::SimdMatrix, ir::ScalarKind::Float, 8};
     if (f == "make_filled_simdgroup_matrix" && e->args.size() == 1) {
