@@ -1,5 +1,6 @@
 // `mslport check`: translate the sources, then check the emitted code
 // against the golden cases (runtime/check_emitted.h).
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -39,6 +40,20 @@ int run_check(const CheckOptions& opt) {
   req.format = opt.format;
   req.kernels = opt.kernels;
   req.build_dir = (work / "build").string();
+  unsigned sanitize = 0;
+  if (!opt.sanitize.empty()) {
+    if (!parse_sanitize_list(opt.sanitize, &sanitize, &err)) {
+      std::cerr << "mslport: error: --sanitize: " << err << "\n";
+      return 2;
+    }
+    // The sanitizer instruments the C++/OpenMP output only.
+    if (std::find(req.targets.begin(), req.targets.end(), "openmp") == req.targets.end()) {
+      std::cerr << "mslport: error: --sanitize needs --target openmp\n";
+      return 2;
+    }
+    req.targets = {"openmp"};
+    req.sanitize = true;
+  }
 
   bool failed = false;
   Target tg = req.targets.size() == 2 ? Target::All : (req.targets[0] == "openmp" ? Target::OpenMP : Target::OpenCL);
@@ -46,14 +61,14 @@ int run_check(const CheckOptions& opt) {
     DiagEngine diags;
     Translation t;
     // #line directives: a compiler error in emitted code points at the Metal line.
-    bool ok = translate_file(src, tg, /*line_directives=*/true, diags, &t);
+    bool ok = translate_file(src, req.sanitize ? Target::OpenMP : tg, /*line_directives=*/true, diags, &t, sanitize);
     diags.print_all(std::cerr);
     if (!ok) {
       std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not covered\n";
       failed = true;
       continue;
     }
-    fs::path dir = work / t.stem;
+    fs::path dir = work / (req.sanitize ? t.stem + ".sanitize" : t.stem);
     fs::create_directories(dir);
     runtime::EmittedFiles files;
     files.source = src;

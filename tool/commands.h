@@ -21,8 +21,12 @@ struct Translation {
 enum class Target { OpenMP, OpenCL, All };
 
 // Front end + both (or one) backends, in memory. Diagnostics go to diags.
+// `sanitize`: back::openmp::SanitizeCheck bits for the C++ output (0 = plain).
 bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
-                    Translation* out);
+                    Translation* out, unsigned sanitize = 0);
+
+// "race,bounds,init,divergence" -> SanitizeCheck bits; false on an unknown name.
+bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error);
 
 // Expands directories to the .metal files inside them (sorted).
 std::vector<std::string> expand_sources(const std::vector<std::string>& paths, std::string* error);
@@ -35,6 +39,7 @@ struct CheckOptions {
   std::string format = "table";
   std::string work_dir;
   std::vector<std::string> kernels;
+  std::string sanitize;  // --sanitize LIST; empty = off
 };
 
 struct BenchOptions {

@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   check->add_option("--format", check_opt.format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   check->add_option("--work-dir", check_opt.work_dir, "Where emitted code is built (default: a temp dir)");
+  check->add_option("--sanitize", check_opt.sanitize,
+                    "Run the C++/OpenMP output instrumented and report findings: comma-separated race, bounds, "
+                    "init, divergence (findings make the exit status non-zero)");
 
   BenchOptions bench_opt;
   auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof (triad) "

@@ -3,6 +3,7 @@
 
 #include "back/opencl/emit_opencl.h"
 #include "back/openmp/emit_openmp.h"
+#include "back/openmp/sanitize.h"
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
@@ -14,7 +15,7 @@ namespace mslport::tool {
 const char* const kVersion = MSLPORT_VERSION;
 
 bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
-                    Translation* out) {
+                    Translation* out, unsigned sanitize) {
   out->source = path;
   out->stem = fs::path(path).stem().string();
   auto module = front::parse_metal_file(path, diags);
@@ -26,6 +27,7 @@ bool translate_file(const std::string& path, Target target, bool line_directives
     o.tool_version = kVersion;
     o.header_name = out->stem + ".h";
     o.line_directives = line_directives;
+    o.sanitize = sanitize;
     back::openmp::EmitResult r;
     if (back::openmp::emit_module(*module, o, diags, &r)) {
       out->cpp = std::move(r.cpp_source);
@@ -47,6 +49,27 @@ bool translate_file(const std::string& path, Target target, bool line_directives
     }
   }
   return ok && !diags.has_errors();
+}
+
+bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error) {
+  *checks = 0;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name == "race") *checks |= back::openmp::kSanitizeRace;
+    else if (name == "bounds") *checks |= back::openmp::kSanitizeBounds;
+    else if (name == "init") *checks |= back::openmp::kSanitizeInit;
+    else if (name == "divergence") {
+      // Always on: a barrier or collective the threads disagree on fails the case.
+    } else {
+      *error = "unknown sanitizer check '" + name + "' (race, bounds, init, divergence)";
+      return false;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
 }
 
 std::vector<std::string> expand_sources(const std::vector<std::string>& paths, std::string* error) {

@@ -183,7 +183,7 @@ StmtPtr Stmt::clone() const {
   if (step) s->step = step->clone();
   if (body) s->body = body->clone();
   if (else_body) s->else_body = else_body->clone();
-  s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags;
+  s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags; s->lockstep = lockstep;
   return s;
 }
 

@@ -234,6 +234,9 @@ struct Stmt {
   // Barrier
   bool simdgroup_scope = false;  // simdgroup_barrier vs threadgroup_barrier
   unsigned mem_flags = 0;        // bit 0 device, bit 1 threadgroup, bit 2 texture
+  // Inserted by passes::insert_lockstep_barriers (not in the Metal source):
+  // emulates SIMD-group lock-step, so it is no ordering point for the sanitizer.
+  bool lockstep = false;
 
   StmtPtr clone() const;
 };

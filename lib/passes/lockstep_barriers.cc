@@ -147,6 +147,7 @@ struct Inserter {
     b->kind = Stmt::Kind::Barrier;
     b->loc = loc;
     b->mem_flags = 2;  // mem_threadgroup
+    b->lockstep = true;
     return b;
   }
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "runtime/runner.h"
@@ -38,8 +39,28 @@ int check_emitted(const CheckRequest& req, bool failed) {
   std::vector<Executor*> raw;
   for (auto& e : executors) raw.push_back(e.get());
   auto results = run_cases(cases, req.targets, raw, req.kernels);
-  if (req.format == "json") std::cout << format_json(results) << "\n";
+  // Findings once per kind and source-line pair, over all cases.
+  std::vector<Finding> findings;
+  std::map<std::string, size_t> seen;
+  for (auto& r : results) {
+    for (auto f : r.findings) {
+      std::string a = f.file + ":" + std::to_string(f.line), b = f.note_file + ":" + std::to_string(f.note_line);
+      if (b < a) std::swap(a, b);
+      auto [it, fresh] = seen.emplace(f.kind + "|" + a + "|" + b, findings.size());
+      if (fresh) {
+        f.kernel = r.kernel;
+        f.case_name = r.case_name;
+        findings.push_back(f);
+      }
+      ++findings[it->second].cases;
+    }
+  }
+  if (req.sanitize)
+    for (auto& f : findings) std::cerr << format_finding(f);
+  if (req.format == "json") std::cout << format_json(results, req.sanitize ? &findings : nullptr) << "\n";
   else std::cout << format_table(results);
+  if (req.sanitize && req.format != "json") std::cout << findings.size() << " sanitizer findings\n";
+  failed = failed || !findings.empty();
   failed = failed || !load_errors.empty();
   for (auto& r : results) failed = failed || r.status == "fail" || r.status == "error";
   return failed ? 1 : 0;

@@ -23,6 +23,9 @@ struct CheckRequest {
   std::string format = "table";      // or "json"
   std::string build_dir;             // where modules are compiled
   std::vector<std::string> kernels;  // empty = all
+  // Modules are sanitized (--sanitize): print their findings as diagnostics
+  // (stderr), add them to the JSON report; any finding fails the check.
+  bool sanitize = false;
 };
 
 // Prints the report to stdout, problems to stderr; returns the exit status

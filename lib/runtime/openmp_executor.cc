@@ -191,10 +191,42 @@ std::string signal_text(int sig) {
   return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
 }
 
+// A sanitized module's mslport_san_report (mslport/sanitizer_rt.h).
+using SanReportFn = size_t (*)(char* buf, size_t len);
+constexpr size_t kFindingsBytes = 1 << 18;
+
+// Parses serialize_findings' lines into findings.
+std::vector<Finding> parse_findings(const char* text) {
+  std::vector<Finding> out;
+  std::istringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) {
+    std::vector<std::string> f;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+      f.push_back(line.substr(start, tab - start));
+    f.push_back(line.substr(start));
+    if (f.size() != 9) continue;
+    Finding x;
+    x.kind = f[0];
+    x.file = f[1];
+    x.line = std::atoi(f[2].c_str());
+    x.col = std::atoi(f[3].c_str());
+    x.message = f[4];
+    x.note_file = f[5];
+    x.note_line = std::atoi(f[6].c_str());
+    x.note_col = std::atoi(f[7].c_str());
+    x.note = f[8];
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 class OpenMpExecutor : public Executor {
  public:
-  OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels)
-      : handle_(handle), so_path_(std::move(so_path)), kernels_(std::move(kernels)) {}
+  OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels,
+                 SanReportFn san_report = nullptr)
+      : handle_(handle), so_path_(std::move(so_path)), kernels_(std::move(kernels)), san_report_(san_report) {}
   ~OpenMpExecutor() override {
     // Never dlclose: libgomp came in with the module and its worker threads outlive it.
     (void)handle_;
@@ -240,10 +272,16 @@ class OpenMpExecutor : public Executor {
     SharedMem status_mem(sizeof(ChildStatus));
     auto* st = reinterpret_cast<ChildStatus*>(status_mem.data());
     std::memset(st, 0, sizeof *st);
+    std::unique_ptr<SharedMem> findings_mem;
+    if (san_report_) findings_mem = std::make_unique<SharedMem>(kFindingsBytes);
+    auto take_findings = [&] {
+      if (san_report_) san_report_(reinterpret_cast<char*>(findings_mem->data()), kFindingsBytes);
+    };
 
     const char* inproc = std::getenv("MSLPORT_RUNNER_INPROCESS");
     if (inproc && *inproc && std::string(inproc) != "0") {
       st->rc = entry(&args, &d, st->message, sizeof st->message);
+      take_findings();
       st->done = 1;
     } else {
       std::fflush(stdout);
@@ -265,6 +303,7 @@ class OpenMpExecutor : public Executor {
           std::snprintf(st->message, sizeof st->message, "unknown exception");
         }
         st->rc = rc;
+        take_findings();
         st->done = 1;
         std::fflush(stdout);
         std::fflush(stderr);
@@ -282,12 +321,17 @@ class OpenMpExecutor : public Executor {
                                 " before finishing");
     }
     st->message[sizeof st->message - 1] = 0;
+    std::vector<Finding> findings;
+    if (findings_mem) findings = parse_findings(reinterpret_cast<const char*>(findings_mem->data()));
     if (st->rc != 0) {
       std::string m = st->message;
-      return error_result(c, target(),
-                          "kernel returned status " + std::to_string(st->rc) + (m.empty() ? "" : ": " + m));
+      CaseResult r = error_result(c, target(),
+                                  "kernel returned status " + std::to_string(st->rc) + (m.empty() ? "" : ": " + m));
+      r.findings = std::move(findings);
+      return r;
     }
     CaseResult r = make_result(c, target());
+    r.findings = std::move(findings);
     std::vector<const uint8_t*> contents;
     for (const auto& m : mem) contents.push_back(m->data());
     check_buffers(buffers, contents, &r);
@@ -297,6 +341,7 @@ class OpenMpExecutor : public Executor {
   void* handle_;
   std::string so_path_;
   std::map<std::string, mslport_entry_fn> kernels_;
+  SanReportFn san_report_;
 };
 
 }  // namespace
@@ -317,7 +362,10 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
              "' (set MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
     return nullptr;
   }
-  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC",
+  // -fno-math-errno: Metal's math never sets errno, and errno keeps sqrt/exp
+  // out of vectorised work-item loops.
+  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fopenmp", "-shared",
+                                    "-fPIC",
                                     "-DMSLPORT_RUNNER_MODULE", "-I", include_dir};
 
   Fnv1a h;
@@ -376,7 +424,8 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   for (int i = 0; table && i < count; ++i) {
     if (table[i].name && table[i].entry) kernels.emplace(table[i].name, table[i].entry);
   }
-  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels));
+  auto san_report = reinterpret_cast<SanReportFn>(dlsym(handle, "mslport_san_report"));
+  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report);
 }
 
 }  // namespace mslport::runtime

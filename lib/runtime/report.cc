@@ -83,7 +83,16 @@ std::string format_table(const std::vector<CaseResult>& results) {
   return os.str();
 }
 
-std::string format_json(const std::vector<CaseResult>& results) {
+std::string format_finding(const Finding& f) {
+  std::string s = f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.col) + ": warning: " + f.message +
+                  " [" + f.kernel + " / " + f.case_name + (f.cases > 1 ? " and " + std::to_string(f.cases - 1) + " more" : "") +
+                  "]\n";
+  if (!f.note_file.empty())
+    s += f.note_file + ":" + std::to_string(f.note_line) + ":" + std::to_string(f.note_col) + ": note: " + f.note + "\n";
+  return s;
+}
+
+std::string format_json(const std::vector<CaseResult>& results, const std::vector<Finding>* findings) {
   using nlohmann::json;
   json arr = json::array();
   auto num = [](double v) -> json { return std::isfinite(v) ? json(v) : json(nullptr); };
@@ -101,6 +110,18 @@ std::string format_json(const std::vector<CaseResult>& results) {
   json out = {{"results", std::move(arr)},
               {"summary",
                {{"passed", c.passed}, {"failed", c.failed}, {"errors", c.errors}, {"not_covered", c.not_covered}}}};
+  if (findings) {
+    json fs = json::array();
+    for (const auto& f : *findings) {
+      json j = {{"kind", f.kind},       {"file", f.file},   {"line", f.line},
+                {"col", f.col},         {"message", f.message}, {"kernel", f.kernel},
+                {"case", f.case_name},  {"cases", f.cases}};
+      if (!f.note_file.empty())
+        j["note"] = {{"file", f.note_file}, {"line", f.note_line}, {"col", f.note_col}, {"message", f.note}};
+      fs.push_back(std::move(j));
+    }
+    out["findings"] = std::move(fs);
+  }
   return out.dump(2) + "\n";
 }
 

@@ -57,6 +57,20 @@ struct LoadError {
 // reported in errors (file + field) and skipped; the others still load.
 std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<LoadError>* errors);
 
+// A finding of `mslport check --sanitize` (mslport/sanitizer_rt.h), at a
+// Metal source location, with an optional note at the other access.
+struct Finding {
+  std::string kind;  // "race" | "bounds" | "init"
+  std::string file;
+  int line = 0, col = 0;
+  std::string message;
+  std::string note_file;  // empty when there is no note
+  int note_line = 0, note_col = 0;
+  std::string note;
+  std::string kernel, case_name;  // where it was first seen
+  int cases = 0;                  // how many cases reported it (filled by check)
+};
+
 struct CaseResult {
   std::string kernel;
   std::string case_name;
@@ -65,6 +79,7 @@ struct CaseResult {
   double max_abs_err = 0;
   double max_rel_err = 0;
   std::string message;  // why it failed / errored
+  std::vector<Finding> findings;  // sanitized modules only
 };
 
 // One compiled set of kernels on one target.
@@ -126,6 +141,10 @@ std::string format_table(const std::vector<CaseResult>& results);
 //               "message" (only when non-empty)}],
 //  "summary":{"passed","failed","errors","not_covered"}}
 // Non-finite errors (a NaN where a number was expected) are written as null.
-std::string format_json(const std::vector<CaseResult>& results);
+// With `findings` (sanitizing), also "findings":[{"kind","file","line","col",
+// "message","kernel","case","cases", "note":{"file","line","col","message"}}].
+std::string format_json(const std::vector<CaseResult>& results, const std::vector<Finding>* findings = nullptr);
+// `file:line:col: warning: message [kernel / case]` and its note, one finding.
+std::string format_finding(const Finding& f);
 
 }  // namespace mslport::runtime

@@ -18,7 +18,7 @@ struct attn_scores_batched_state {
 };
 
 // One threadgroup.
-void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float* scores, const uint32_t& head_dim, const uint32_t& kv_dim, const uint32_t& seq_len, const uint32_t& seq_stride, const float& scale, const uint32_t& heads_per_kv, const uint32_t& num_seq_tgs, const mslport::Geometry& geo, attn_scores_batched_state& st, mslport::ErrorSlot& err) {
+void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float* scores, const uint32_t head_dim, const uint32_t kv_dim, const uint32_t seq_len, const uint32_t seq_stride, const float scale, const uint32_t heads_per_kv, const uint32_t num_seq_tgs, const mslport::Geometry& geo, attn_scores_batched_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float scratch[32];
@@ -134,7 +134,7 @@ struct attn_softmax_batched_state {
 };
 
 // One threadgroup.
-void attn_softmax_batched_threadgroup(float* scores, const uint32_t& seq_len, const uint32_t& seq_stride, const mslport::Geometry& geo, attn_softmax_batched_state& st, mslport::ErrorSlot& err) {
+void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, const uint32_t seq_stride, const mslport::Geometry& geo, attn_softmax_batched_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float scratch[32];
@@ -289,7 +289,7 @@ struct attn_values_batched_state {
 };
 
 // One threadgroup.
-void attn_values_batched_threadgroup(const float* scores, const float* V_cache, float* out, const uint32_t& head_dim, const uint32_t& kv_dim, const uint32_t& seq_len, const uint32_t& seq_stride, const uint32_t& heads_per_kv, const mslport::Geometry& geo, attn_values_batched_state& st, mslport::ErrorSlot& err) {
+void attn_values_batched_threadgroup(const float* scores, const float* V_cache, float* out, const uint32_t head_dim, const uint32_t kv_dim, const uint32_t seq_len, const uint32_t seq_stride, const uint32_t heads_per_kv, const mslport::Geometry& geo, attn_values_batched_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -347,7 +347,7 @@ struct gated_delta_net_step_state {
 };
 
 // One threadgroup.
-void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const float* g_decay, const float* beta_gate, float* output, const uint32_t& k_heads_per_v, const uint32_t& n_tokens, const uint32_t& key_total, const uint32_t& num_v_heads, const mslport::Geometry& geo, gated_delta_net_step_state& st, mslport::ErrorSlot& err) {
+void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const float* g_decay, const float* beta_gate, float* output, const uint32_t k_heads_per_v, const uint32_t n_tokens, const uint32_t key_total, const uint32_t num_v_heads, const mslport::Geometry& geo, gated_delta_net_step_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t head = geo.tg_pos.x;
@@ -427,11 +427,12 @@ struct rope_n_tokens_state {
 };
 
 // One threadgroup.
-void rope_n_tokens_threadgroup(float* x, const float* inv_freq, const uint32_t& n_tokens, const uint32_t& num_heads, const uint32_t& head_dim, const uint32_t& rotary_dim, const int32_t& start_pos, const mslport::Geometry& geo, rope_n_tokens_state& st, mslport::ErrorSlot& err) {
+void rope_n_tokens_threadgroup(float* x, const float* inv_freq, const uint32_t n_tokens, const uint32_t num_heads, const uint32_t head_dim, const uint32_t rotary_dim, const int32_t start_pos, const mslport::Geometry& geo, rope_n_tokens_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;

@@ -15,7 +15,7 @@ struct feat_barrier_stencil_rounds_state {
 };
 
 // One threadgroup.
-void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const uint32_t& rounds, float* buf, const mslport::Geometry& geo, feat_barrier_stencil_rounds_state& st, mslport::ErrorSlot& err) {
+void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const uint32_t rounds, float* buf, const mslport::Geometry& geo, feat_barrier_stencil_rounds_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;

@@ -18,7 +18,7 @@ struct feat_early_return_simd_state {
 };
 
 // One threadgroup.
-void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_early_return_simd_state& st, mslport::ErrorSlot& err) {
+void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, float* out, const uint32_t n, const mslport::Geometry& geo, feat_early_return_simd_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

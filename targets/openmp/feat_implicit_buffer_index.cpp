@@ -14,11 +14,12 @@ struct feat_implicit_buffer_index_state {
 };
 
 // One threadgroup.
-void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_implicit_buffer_index_state& st, mslport::ErrorSlot& err) {
+void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, float* out, const uint32_t n, const mslport::Geometry& geo, feat_implicit_buffer_index_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;

@@ -14,7 +14,7 @@ struct feat_simdgroup_matmul_state {
 };
 
 // One threadgroup.
-void feat_simdgroup_matmul_threadgroup(const float* a, const float* bt, float* c, const uint32_t& k, const mslport::Geometry& geo, feat_simdgroup_matmul_state& st, mslport::ErrorSlot& err) {
+void feat_simdgroup_matmul_threadgroup(const float* a, const float* bt, float* c, const uint32_t k, const mslport::Geometry& geo, feat_simdgroup_matmul_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

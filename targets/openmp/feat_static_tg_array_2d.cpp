@@ -14,7 +14,7 @@ struct feat_static_tg_array_2d_state {
 };
 
 // One threadgroup.
-void feat_static_tg_array_2d_threadgroup(const float* in, float* out, const uint32_t& n, const mslport::Geometry& geo, feat_static_tg_array_2d_state& st, mslport::ErrorSlot& err) {
+void feat_static_tg_array_2d_threadgroup(const float* in, float* out, const uint32_t n, const mslport::Geometry& geo, feat_static_tg_array_2d_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float tile[8][9];

@@ -20,7 +20,7 @@ struct fused_moe_wsum_norm_add_f32_state {
 };
 
 // One threadgroup.
-void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const float* weights, const float* residual, const float* norm_weight, float* output, const uint32_t& dim, const uint32_t& top_k, const uint32_t& rows, const float& eps, float* shared, const mslport::Geometry& geo, fused_moe_wsum_norm_add_f32_state& st, mslport::ErrorSlot& err) {
+void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const float* weights, const float* residual, const float* norm_weight, float* output, const uint32_t dim, const uint32_t top_k, const uint32_t rows, const float eps, float* shared, const mslport::Geometry& geo, fused_moe_wsum_norm_add_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[1];
@@ -169,7 +169,7 @@ struct fused_moe_wsum_dnorm_add_f32_state {
 };
 
 // One threadgroup.
-void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const float* weights, const float* residual, const float* res_norm_weight, const float* moe_norm_weight, float* output, const uint32_t& dim, const uint32_t& top_k, const uint32_t& rows, const float& eps, float* shared, const mslport::Geometry& geo, fused_moe_wsum_dnorm_add_f32_state& st, mslport::ErrorSlot& err) {
+void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const float* weights, const float* residual, const float* res_norm_weight, const float* moe_norm_weight, float* output, const uint32_t dim, const uint32_t top_k, const uint32_t rows, const float eps, float* shared, const mslport::Geometry& geo, fused_moe_wsum_dnorm_add_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[2];
@@ -332,7 +332,7 @@ struct fused_norm_add_f32_state {
 };
 
 // One threadgroup.
-void fused_norm_add_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const uint32_t& dim, const uint32_t& rows, const float& eps, float* shared, const mslport::Geometry& geo, fused_norm_add_f32_state& st, mslport::ErrorSlot& err) {
+void fused_norm_add_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const uint32_t dim, const uint32_t rows, const float eps, float* shared, const mslport::Geometry& geo, fused_norm_add_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[1];
@@ -454,7 +454,7 @@ struct fused_residual_norm_f32_state {
 };
 
 // One threadgroup.
-void fused_residual_norm_f32_threadgroup(const float* residual, const float* input, const float* weight, float* normed_output, float* sum_output, const FusedResidualNormF32Params& params, float* shared, const mslport::Geometry& geo, fused_residual_norm_f32_state& st, mslport::ErrorSlot& err) {
+void fused_residual_norm_f32_threadgroup(const float* residual, const float* input, const float* weight, float* normed_output, float* sum_output, const FusedResidualNormF32Params params, float* shared, const mslport::Geometry& geo, fused_residual_norm_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[1];
@@ -580,7 +580,7 @@ struct fused_residual_norm_scalar_f32_state {
 };
 
 // One threadgroup.
-void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const float* scalar, const FusedResidualNormScalarF32Params& params, float* shared, const mslport::Geometry& geo, fused_residual_norm_scalar_f32_state& st, mslport::ErrorSlot& err) {
+void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const float* scalar, const FusedResidualNormScalarF32Params params, float* shared, const mslport::Geometry& geo, fused_residual_norm_scalar_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[1];
@@ -710,7 +710,7 @@ struct fused_norm_add_scalar_f32_state {
 };
 
 // One threadgroup.
-void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const float* scalar, const FusedNormAddScalarF32Params& params, float* shared, const mslport::Geometry& geo, fused_norm_add_scalar_f32_state& st, mslport::ErrorSlot& err) {
+void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* input, const float* weight, float* output, const float* scalar, const FusedNormAddScalarF32Params params, float* shared, const mslport::Geometry& geo, fused_norm_add_scalar_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float inv_rms[1];
@@ -838,7 +838,7 @@ struct fused_moe_routing_f32_state {
 };
 
 // One threadgroup.
-void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids, float* routing_weights, const float* per_expert_scale, const FusedMoeRoutingParams& params, float* shared, const mslport::Geometry& geo, fused_moe_routing_f32_state& st, mslport::ErrorSlot& err) {
+void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids, float* routing_weights, const float* per_expert_scale, const FusedMoeRoutingParams params, float* shared, const mslport::Geometry& geo, fused_moe_routing_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
@@ -960,7 +960,7 @@ struct fused_moe_routing_batch_f32_state {
 };
 
 // One threadgroup.
-void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* expert_ids_all, float* routing_weights_all, const float* per_expert_scale, const FusedMoeRoutingParams& params, float* shared, const mslport::Geometry& geo, fused_moe_routing_batch_f32_state& st, mslport::ErrorSlot& err) {
+void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* expert_ids_all, float* routing_weights_all, const float* per_expert_scale, const FusedMoeRoutingParams params, float* shared, const mslport::Geometry& geo, fused_moe_routing_batch_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t token = geo.tg_pos.x;

@@ -25,7 +25,7 @@ struct moe_gate_state {
 };
 
 // One threadgroup.
-void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* router_weights, const float* norm_weight, const float* per_expert_scale, uint32_t* expert_ids, float* expert_weights, const uint32_t& hidden_dim, const uint32_t& n_experts, const uint32_t& top_k, const float& rms_eps, float* shared, const mslport::Geometry& geo, moe_gate_state& st, mslport::ErrorSlot& err) {
+void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* router_weights, const float* norm_weight, const float* per_expert_scale, uint32_t* expert_ids, float* expert_weights, const uint32_t hidden_dim, const uint32_t n_experts, const uint32_t top_k, const float rms_eps, float* shared, const mslport::Geometry& geo, moe_gate_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float simd_partial[32];

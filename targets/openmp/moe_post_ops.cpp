@@ -14,13 +14,14 @@ struct silu_mul_stacked_f32_state {
 };
 
 // One threadgroup.
-void silu_mul_stacked_f32_threadgroup(const float* gate, const float* up, float* out, const SiluMulStackedParams& p, const mslport::Geometry& geo, silu_mul_stacked_f32_state& st, mslport::ErrorSlot& err) {
+void silu_mul_stacked_f32_threadgroup(const float* gate, const float* up, float* out, const SiluMulStackedParams p, const mslport::Geometry& geo, silu_mul_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
@@ -71,13 +72,14 @@ struct weighted_sum_stacked_f32_state {
 };
 
 // One threadgroup.
-void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weights, float* out, const WeightedSumStackedParams& p, const mslport::Geometry& geo, weighted_sum_stacked_f32_state& st, mslport::ErrorSlot& err) {
+void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weights, float* out, const WeightedSumStackedParams p, const mslport::Geometry& geo, weighted_sum_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
@@ -130,13 +132,14 @@ struct weighted_sum_residual_stacked_f32_state {
 };
 
 // One threadgroup.
-void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const float* weights, float* residual, const WeightedSumStackedParams& p, const mslport::Geometry& geo, weighted_sum_residual_stacked_f32_state& st, mslport::ErrorSlot& err) {
+void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const float* weights, float* residual, const WeightedSumStackedParams p, const mslport::Geometry& geo, weighted_sum_residual_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
@@ -193,7 +196,7 @@ struct weighted_sum_residual_norm_stacked_f32_state {
 };
 
 // One threadgroup.
-void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, const float* weights, float* residual, const float* next_norm_w, float* normed_out, const WSumResNormParams& p, const mslport::Geometry& geo, weighted_sum_residual_norm_stacked_f32_state& st, mslport::ErrorSlot& err) {
+void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, const float* weights, float* residual, const float* next_norm_w, float* normed_out, const WSumResNormParams p, const mslport::Geometry& geo, weighted_sum_residual_norm_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float simd_partial[32];

@@ -26,7 +26,7 @@ struct dequant_matvec_4bit_v3_state {
 };
 
 // One threadgroup.
-void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t& out_dim, const uint32_t& in_dim, const uint32_t& group_size, const mslport::Geometry& geo, dequant_matvec_4bit_v3_state& st, mslport::ErrorSlot& err) {
+void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t out_dim, const uint32_t in_dim, const uint32_t group_size, const mslport::Geometry& geo, dequant_matvec_4bit_v3_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float xc[4096];
@@ -161,7 +161,7 @@ struct dequant_matvec_8bit_v3_state {
 };
 
 // One threadgroup.
-void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t& out_dim, const uint32_t& in_dim, const uint32_t& group_size, const mslport::Geometry& geo, dequant_matvec_8bit_v3_state& st, mslport::ErrorSlot& err) {
+void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t out_dim, const uint32_t in_dim, const uint32_t group_size, const mslport::Geometry& geo, dequant_matvec_8bit_v3_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float xc[4096];
@@ -288,7 +288,7 @@ struct bf16_matvec_state {
 };
 
 // One threadgroup.
-void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* output, const uint32_t& in_dim, const uint32_t& out_dim, const mslport::Geometry& geo, bf16_matvec_state& st, mslport::ErrorSlot& err) {
+void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* output, const uint32_t in_dim, const uint32_t out_dim, const mslport::Geometry& geo, bf16_matvec_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float sg_part[8];
@@ -404,11 +404,12 @@ struct embed_gather_4bit_state {
 };
 
 // One threadgroup.
-void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const int32_t* token_ids, float* out, const uint32_t& n_tokens, const uint32_t& hidden_dim, const uint32_t& group_size, const mslport::Geometry& geo, embed_gather_4bit_state& st, mslport::ErrorSlot& err) {
+void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const int32_t* token_ids, float* out, const uint32_t n_tokens, const uint32_t hidden_dim, const uint32_t group_size, const mslport::Geometry& geo, embed_gather_4bit_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;

@@ -14,7 +14,7 @@ struct swiglu_fused_state {
 };
 
 // One threadgroup.
-void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, const uint32_t& dim, const mslport::Geometry& geo, swiglu_fused_state& st, mslport::ErrorSlot& err) {
+void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, const uint32_t dim, const mslport::Geometry& geo, swiglu_fused_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -67,11 +67,12 @@ struct residual_add_state {
 };
 
 // One threadgroup.
-void residual_add_threadgroup(const float* a, const float* b, float* out, const uint32_t& dim, const mslport::Geometry& geo, residual_add_state& st, mslport::ErrorSlot& err) {
+void residual_add_threadgroup(const float* a, const float* b, float* out, const uint32_t dim, const mslport::Geometry& geo, residual_add_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
@@ -118,11 +119,12 @@ struct rms_norm_apply_bf16_state {
 };
 
 // One threadgroup.
-void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, const float* sum_sq, float* out, const uint32_t& dim, const float& eps, const mslport::Geometry& geo, rms_norm_apply_bf16_state& st, mslport::ErrorSlot& err) {
+void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, const float* sum_sq, float* out, const uint32_t dim, const float eps, const mslport::Geometry& geo, rms_norm_apply_bf16_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
@@ -176,7 +178,7 @@ struct rms_norm_bf16_fused_n_tokens_state {
 };
 
 // One threadgroup.
-void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* weight, float* out, const uint32_t& dim, const float& eps, const mslport::Geometry& geo, rms_norm_bf16_fused_n_tokens_state& st, mslport::ErrorSlot& err) {
+void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* weight, float* out, const uint32_t dim, const float eps, const mslport::Geometry& geo, rms_norm_bf16_fused_n_tokens_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float partials[32];
@@ -286,11 +288,12 @@ struct moe_combine_residual_state {
 };
 
 // One threadgroup.
-void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_out, float* hidden_out, const float* e0, const float* e1, const float* e2, const float* e3, const float* e4, const float* e5, const float* e6, const float* e7, const float* e8, const float* e9, const float* e10, const float* e11, const float* e12, const float* e13, const float* e14, const float* e15, const float* params, const uint32_t& dim, const uint32_t& K, const mslport::Geometry& geo, moe_combine_residual_state& st, mslport::ErrorSlot& err) {
+void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_out, float* hidden_out, const float* e0, const float* e1, const float* e2, const float* e3, const float* e4, const float* e5, const float* e6, const float* e7, const float* e8, const float* e9, const float* e10, const float* e11, const float* e12, const float* e13, const float* e14, const float* e15, const float* params, const uint32_t dim, const uint32_t K, const mslport::Geometry& geo, moe_combine_residual_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
@@ -398,7 +401,7 @@ struct moe_softmax_topk_state {
 };
 
 // One threadgroup.
-void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, float* out_weights, const uint32_t& n_experts, const uint32_t& k, const mslport::Geometry& geo, moe_softmax_topk_state& st, mslport::ErrorSlot& err) {
+void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, float* out_weights, const uint32_t n_experts, const uint32_t k, const mslport::Geometry& geo, moe_softmax_topk_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   float expv[512];
@@ -622,7 +625,7 @@ struct moe_normalize_weights_state {
 };
 
 // One threadgroup.
-void moe_normalize_weights_threadgroup(float* weights, const uint32_t& k, const mslport::Geometry& geo, moe_normalize_weights_state& st, mslport::ErrorSlot& err) {
+void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const mslport::Geometry& geo, moe_normalize_weights_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t token = geo.tg_pos.x;

@@ -1,5 +1,7 @@
 #include "back/openmp/cpp_printer.h"
 
+#include "back/openmp/sanitize.h"
+
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -125,11 +127,42 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   return s + ")";
 }
 
+std::string CppPrinter::checked(const Expr& e, int use, int region, const std::string& address, bool wi) {
+  static const char* kUse[] = {"Read", "Write", "ReadWrite"};
+  return "mslport_san.ref(" + san_->site(e.loc) + ", mslport::san::Use::" + kUse[use] + ", " +
+         std::to_string(region) + ", " + address + ", " + (wi ? "wi" : "mslport::san::kTgLevel") + ")";
+}
+
+// a[i][j] with the indices printed (and checked) as usual, the chain itself plain.
+std::string CppPrinter::index_chain(const Expr& e, bool wi) {
+  if (e.kind != Expr::Kind::Index) {
+    std::string s = expr(e, wi);
+    return needs_parens(e) ? "(" + s + ")" : s;
+  }
+  return index_chain(*e.args[0], wi) + "[" + expr(*e.args[1], wi) + "]";
+}
+
 std::string CppPrinter::expr(const Expr& e, bool wi) {
   auto sub = [&](const Expr& x) {
     std::string s = expr(x, wi);
     return needs_parens(x) ? "(" + s + ")" : s;
   };
+  const int use = use_;
+  use_ = 0;
+  if (san_ && use != 3 && e.type.kind != Type::Kind::Array) {
+    if (e.kind == Expr::Kind::Index) {
+      const Expr* base = e.args[0].get();
+      while (base->kind == Expr::Kind::Index && base->type.kind == Type::Kind::Array) base = base->args[0].get();
+      int region = san_->region_of(*base);
+      if (region != Sanitizer::kNotChecked) return checked(e, use, region, "&" + index_chain(e, wi), wi);
+    }
+    if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::Deref) {
+      int region = san_->region_of(*e.args[0]);
+      if (region != Sanitizer::kNotChecked) return checked(e, use, region, sub(*e.args[0]), wi);
+    }
+    if (e.kind == Expr::Kind::TgAllocRef && e.type.kind != Type::Kind::Struct)
+      return checked(e, use, e.index, "&" + k_->tg_allocs.at(e.index).name, wi);
+  }
   switch (e.kind) {
     case Expr::Kind::IntLit: {
       if (!e.type.is_scalar()) return std::to_string(e.int_value);
@@ -150,6 +183,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::GlobalConstRef: return m_.constants.at(e.index).name;
     case Expr::Kind::Unary: {
       const Expr& a = *e.args[0];
+      if (e.unary_op == UnaryOp::AddrOf) use_ = 3;
+      if (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec || e.unary_op == UnaryOp::PostInc ||
+          e.unary_op == UnaryOp::PostDec)
+        use_ = 2;
       switch (e.unary_op) {
         case UnaryOp::PostInc: return sub(a) + "++";
         case UnaryOp::PostDec: return sub(a) + "--";
@@ -166,12 +203,13 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     }
     case Expr::Kind::Assign: {
       std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
+      use_ = e.assign_op ? 2 : 1;
+      const std::string l = sub(*e.args[0]);  // first: it consumes use_
       if (e.assign_op && e.type.is_scalar() && e.type.scalar == ScalarKind::BFloat) {
-        std::string l = sub(*e.args[0]);
         return l + " = mslport::bfloat(float(" + l + ") " + binary_spelling(*e.assign_op) + " float(" +
                sub(*e.args[1]) + "))";
       }
-      return sub(*e.args[0]) + " " + op + " " + sub(*e.args[1]);
+      return l + " " + op + " " + sub(*e.args[1]);
     }
     case Expr::Kind::Conditional:
       return sub(*e.args[0]) + " ? " + sub(*e.args[1]) + " : " + sub(*e.args[2]);
@@ -205,10 +243,12 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;
       const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
+      if (!e.arrow) use_ = use;
       return sub(base) + (e.arrow ? "->" : ".") + field;
     }
     case Expr::Kind::Swizzle: {
       static const char* kLanes = "xyzw";
+      use_ = use;
       if (e.components.size() == 1) return sub(*e.args[0]) + "." + kLanes[e.components[0]];
       std::string s = "mslport::swizzle<";
       for (size_t i = 0; i < e.components.size(); ++i) s += (i ? ", " : "") + std::to_string(e.components[i]);

@@ -24,9 +24,15 @@ class CppPrinter {
   std::string var_ref(int var, bool in_work_item);
   std::string literal_float(const ir::Expr& e) const;
   bool ok() const { return ok_; }
+  // Sanitizing: accesses to threadgroup and device memory go through the
+  // checker (sanitize.h decides which); null (the default) prints them plain.
+  void set_sanitizer(class Sanitizer* s) { san_ = s; }
 
  private:
   std::string call(const ir::Expr& e, bool wi);
+  // `mslport_san.ref(site, use, region, &(lvalue), wi)` for an access.
+  std::string checked(const ir::Expr& e, int use, int region, const std::string& address, bool wi);
+  std::string index_chain(const ir::Expr& e, bool wi);
   void unsupported(const ir::SourceLoc& loc, const std::string& what);
 
   const ir::Module& m_;
@@ -34,6 +40,10 @@ class CppPrinter {
   const WorkItemPlan* plan_;
   DiagEngine& diags_;
   bool ok_ = true;
+  class Sanitizer* san_ = nullptr;
+  // How the expression being printed is used (sanitizing only):
+  // 0 read, 1 write, 2 read-write, 3 address taken (no access).
+  int use_ = 0;
 };
 
 // Metal builtin functions the runtime header implements (mslport::msl::*).

@@ -9,10 +9,12 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
 #include "back/openmp/cpp_printer.h"
+#include "back/openmp/sanitize.h"
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -33,7 +35,12 @@ std::string loc_string(const SourceLoc& l) {
 class KernelEmitter {
  public:
   KernelEmitter(const Module& m, const Kernel& k, const EmitOptions& opt, DiagEngine& diags)
-      : m_(m), k_(k), opt_(opt), diags_(diags), plan_(plan_work_item_loops(k)), p_(m, &k, &plan_, diags) {}
+      : m_(m), k_(k), opt_(opt), diags_(diags), plan_(plan_work_item_loops(k)), p_(m, &k, &plan_, diags) {
+    if (opt.sanitize) {
+      san_ = std::make_unique<Sanitizer>(k, opt.sanitize);
+      p_.set_sanitizer(san_.get());
+    }
+  }
 
   bool emit(std::ostringstream& cpp, std::ostringstream& header);
 
@@ -72,12 +79,14 @@ class KernelEmitter {
   DiagEngine& diags_;
   WorkItemPlan plan_;
   CppPrinter p_;
+  std::unique_ptr<Sanitizer> san_;  // only when sanitizing
   std::ostringstream body_;
   int indent_ = 1;
   int counter_ = 0;
   bool ok_ = true;
   std::vector<std::string> state_members_;
   int alive_var_ = -1;
+  bool returns_if_converted_ = false;  // the loop being opened has its returns as if/else
 };
 
 std::string KernelEmitter::builtin_value(const Param& p, bool) const {
@@ -132,8 +141,10 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   // kernel has no dependence between them), so the loop over them may run
   // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
   bool simd = allow_simd;
-  for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
-  if (simd) line("#pragma omp simd");
+  if (!returns_if_converted_)
+    for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
+  // Sanitizing: the checker's calls must run in order.
+  if (simd && !san_) line("#pragma omp simd");
   line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
   ++indent_;
   line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
@@ -243,6 +254,8 @@ void KernelEmitter::collective(const Stmt& s) {
       line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
       break;
   }
+  // Sanitizer: a collective orders the accesses of the lanes of each SIMD group.
+  if (san_) line("mslport_san.simd_sync();");
   open_work_item_loop({}, {});
   line("if (" + act + "[wi]) " + p_.var_ref(target, true) + " = " + out + "[wi];");
   close_work_item_loop();
@@ -371,6 +384,10 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
     case Stmt::Kind::Barrier:
       line(std::string("// ") + (s.simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") + " (" +
            loc_string(s.loc) + "): every work-item loop above has finished");
+      if (san_ && s.lockstep)
+        line("// (inserted for SIMD-group lock-step: no Metal ordering point, so the sanitizer ignores it)");
+      else if (san_)
+        line(s.simdgroup_scope ? "mslport_san.simd_sync();" : "mslport_san.barrier();");
       break;
   }
 }
@@ -395,7 +412,9 @@ void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
     guards += is_guard_return(*s);
   }
   if (returns == guards) {
+    returns_if_converted_ = true;
     open_work_item_loop(stmts, {});
+    returns_if_converted_ = false;
     guarded_stmts(stmts, 0);
     close_work_item_loop();
     return;
@@ -580,7 +599,9 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
       case Param::Kind::ConstantRef:
       case Param::Kind::ConstantValue:
         typed_params.push_back("const " + p_.type(p.type) + "& " + p.name);
-        tg_params.push_back("const " + p_.type(p.type) + "& " + p.name);
+        // By value inside the threadgroup: a reference could alias the
+        // buffers the kernel writes, forcing a reload after every store.
+        tg_params.push_back("const " + p_.type(p.type) + " " + p.name);
         tg_args.push_back(p.name);
         generic_args.push_back("*mslport::require_buffer<const " + p_.type(p.type) + ">(a, " +
                                std::to_string(p.index) + ", \"" + p.name + "\")");
@@ -589,6 +610,10 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
         typed_params.push_back("uint32_t " + p.name + "_bytes");
         tg_params.push_back(p_.type(p.type) + " " + p.name);
         tg_args.push_back("static_cast<" + p_.type(p.type) + ">(" + p.name + "_mem.data())");
+        if (san_) {  // the checker bounds it by the size asked for
+          tg_params.push_back("uint32_t " + p.name + "_bytes");
+          tg_args.push_back(p.name + "_bytes");
+        }
         generic_args.push_back("a->threadgroup_bytes[" + std::to_string(p.index) + "]");
         break;
       case Param::Kind::Builtin:
@@ -618,11 +643,14 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   tgp.push_back("const mslport::Geometry& geo");
   tgp.push_back(state + "& st");
   tgp.push_back("mslport::ErrorSlot& err");
+  if (san_) cpp << san_->site_definitions() << "\n";
   cpp << "// One threadgroup.\n";
   cpp << "void " << k_.name << "_threadgroup(" << join(tgp, ", ") << ") {\n";
   cpp << "  const uint32_t nthreads = geo.nthreads;\n";
   cpp << "  (void)st; (void)err; (void)nthreads;\n";
   for (auto& a : k_.tg_allocs) cpp << "  " << p_.declarator(a.type, a.name) << ";\n";
+  if (san_)
+    for (auto& l : san_->begin_statements(p_)) cpp << "  " << l << "\n";
   // Uniform builtins once per threadgroup.
   std::set<int> uniform_builtins;
   walk_stmt_exprs(*k_.body, [&](const Expr& e) {
@@ -669,6 +697,7 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   cpp << "extern \"C\" int mslport_entry_" << k_.name
       << "(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {\n";
   cpp << "  try {\n";
+  if (san_) cpp << "    mslport::san::current_args() = a;  // buffer sizes for the bounds checks\n";
   cpp << "    " << k_.name << "(" << join(generic_args, ", ") << ");\n";
   cpp << "    return 0;\n";
   cpp << "  } catch (const std::exception& e) {\n";
@@ -692,7 +721,8 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
                        " (C++/OpenMP backend). Do not edit: regenerate with `mslport regen`.\n";
   std::ostringstream header, cpp;
   CppPrinter types(m, nullptr, nullptr, diags);
-  header << banner << "#pragma once\n\n#include <mslport/openmp_rt.h>\n\nnamespace mslport_kernels {\n\n";
+  header << banner << "#pragma once\n\n#include <mslport/" << (options.sanitize ? "sanitizer_rt.h" : "openmp_rt.h")
+         << ">\n\nnamespace mslport_kernels {\n\n";
   for (auto& s : m.structs) {
     header << "struct " << s.name << " {\n";
     for (auto& f : s.fields) header << "  " << types.declarator(f.type, f.name) << ";\n";
@@ -727,6 +757,12 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
   cpp << "  *count = " << m.kernels.size() << ";\n";
   cpp << "  return kernels;\n";
   cpp << "}\n";
+  if (options.sanitize) {
+    cpp << "// The sanitizer's findings since the last call, one a line (see mslport/sanitizer_rt.h).\n";
+    cpp << "extern \"C\" size_t mslport_san_report(char* buf, size_t len) {\n";
+    cpp << "  return mslport::san::serialize_findings(buf, len);\n";
+    cpp << "}\n";
+  }
   cpp << "#endif\n";
   if (!ok) return false;
   out->header_source = header.str();

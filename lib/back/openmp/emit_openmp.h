@@ -13,6 +13,10 @@ struct EmitOptions {
   std::string tool_version;
   std::string header_name;       // file name the .cpp includes, e.g. "moe_gate.h"
   bool line_directives = false;
+  // `mslport check --sanitize`: SanitizeCheck bits (sanitize.h). Nonzero
+  // routes threadgroup and device memory accesses through the checker of
+  // mslport/sanitizer_rt.h; 0 (the default) leaves the output untouched.
+  unsigned sanitize = 0;
 };
 
 struct EmitResult {
