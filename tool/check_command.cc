@@ -68,22 +68,8 @@ int run_check(const CheckOptions& opt) {
       failed = true;
       continue;
     }
-    fs::path dir = work / (req.sanitize ? t.stem + ".sanitize" : t.stem);
-    fs::create_directories(dir);
     runtime::EmittedFiles files;
-    files.source = src;
-    bool wrote = true;
-    if (!t.cpp.empty()) {
-      files.cpp = (dir / (t.stem + ".cpp")).string();
-      wrote = write_file_atomic((dir / (t.stem + ".h")).string(), t.header, &err) &&
-              write_file_atomic(files.cpp, t.cpp, &err);
-    }
-    if (wrote && !t.cl.empty()) {
-      files.cl = (dir / (t.stem + ".cl")).string();
-      files.bindings = (dir / (t.stem + ".bindings.json")).string();
-      wrote = write_file_atomic(files.cl, t.cl, &err) && write_file_atomic(files.bindings, t.bindings, &err);
-    }
-    if (!wrote) {
+    if (!write_emitted(t, (work / (req.sanitize ? t.stem + ".sanitize" : t.stem)).string(), &files, &err)) {
       std::cerr << "mslport: error: " << err << "\n";
       return 2;
     }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/check_emitted.h"
 #include "support/diagnostics.h"
 
 namespace mslport::tool {
@@ -27,6 +28,10 @@ bool translate_file(const std::string& path, Target target, bool line_directives
 
 // "race,bounds,init,divergence" -> SanitizeCheck bits; false on an unknown name.
 bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error);
+
+// Writes a translation's files into `dir` (atomically) and describes them
+// for the runtime; false with *error set on an I/O failure.
+bool write_emitted(const Translation& t, const std::string& dir, runtime::EmittedFiles* files, std::string* error);
 
 // Expands directories to the .metal files inside them (sorted).
 std::vector<std::string> expand_sources(const std::vector<std::string>& paths, std::string* error);

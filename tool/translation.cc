@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
+#include "support/atomic_file.h"
 
 namespace fs = std::filesystem;
 
@@ -68,6 +69,25 @@ bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string*
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
+  }
+  return true;
+}
+
+bool write_emitted(const Translation& t, const std::string& dir, runtime::EmittedFiles* files, std::string* error) {
+  fs::path d(dir);
+  fs::create_directories(d);
+  files->source = t.source;
+  if (!t.cpp.empty()) {
+    files->cpp = (d / (t.stem + ".cpp")).string();
+    if (!write_file_atomic((d / (t.stem + ".h")).string(), t.header, error) ||
+        !write_file_atomic(files->cpp, t.cpp, error))
+      return false;
+  }
+  if (!t.cl.empty()) {
+    files->cl = (d / (t.stem + ".cl")).string();
+    files->bindings = (d / (t.stem + ".bindings.json")).string();
+    if (!write_file_atomic(files->cl, t.cl, error) || !write_file_atomic(files->bindings, t.bindings, error))
+      return false;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // Direct access to compiled kernels for `mslport bench` (see bench_support.h).
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/bench_support.h"
+#include "runtime/opencl_util.h"
 
 #include <CL/cl.h>
 #include <dlfcn.h>
@@ -110,48 +111,14 @@ namespace {
 
 using nlohmann::json;
 
-std::string cl_err(cl_int e) {
-  switch (e) {
-    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_PROFILING_INFO_NOT_AVAILABLE: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "OpenCL error " + std::to_string(e);
-  }
-}
+std::string cl_err(cl_int e) { return cl_error_name(e); }
 
 void check(cl_int err, const std::string& what) {
   if (err != CL_SUCCESS) throw std::runtime_error(what + " failed: " + cl_err(err));
 }
 
-std::string platform_str(cl_platform_id p, cl_platform_info what) {
-  size_t n = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS) return "";
-  std::string s(n, '\0');
-  clGetPlatformInfo(p, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
-std::string device_str(cl_device_id d, cl_device_info what) {
-  size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS) return "";
-  std::string s(n, '\0');
-  clGetDeviceInfo(d, what, n, s.data(), nullptr);
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
+std::string platform_str(cl_platform_id p, cl_platform_info what) { return platform_info(p, what); }
+std::string device_str(cl_device_id d, cl_device_info what) { return device_info_str(d, what); }
 
 std::vector<cl_platform_id> platforms() {
   cl_uint np = 0;
