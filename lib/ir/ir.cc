@@ -301,6 +301,20 @@ int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
   return (int)k.vars.size() - 1;
 }
 
+int written_variable(const Expr& e) {
+  bool incdec = e.kind == Expr::Kind::Unary && (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec ||
+                                                e.unary_op == UnaryOp::PostInc || e.unary_op == UnaryOp::PostDec);
+  if (e.kind != Expr::Kind::Assign && !incdec) return -1;
+  const Expr* t = e.args[0].get();
+  while (t->kind == Expr::Kind::Index || t->kind == Expr::Kind::Member || t->kind == Expr::Kind::Swizzle) {
+    if ((t->kind == Expr::Kind::Index && t->args[0]->type.is_pointer()) ||
+        (t->kind == Expr::Kind::Member && t->arrow))
+      return -1;  // memory through a pointer, not the pointer variable
+    t = t->args[0].get();
+  }
+  return t->kind == Expr::Kind::VarRef ? t->index : -1;
+}
+
 void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f) {
   if (!f(e)) return;
   for (auto& a : e.args) if (a) walk_exprs(*a, f);

@@ -342,6 +342,11 @@ StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
 
+// For an assignment or ++/-- expression: the variable it writes (a store to
+// an element or field of a private variable writes that variable), or -1
+// when it writes memory through a pointer or is not a write at all.
+int written_variable(const Expr& e);
+
 // Generic traversal helpers (pre-order). Return false from the callback to
 // stop descending into that node's children.
 void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f);

@@ -13,7 +13,6 @@ struct fused_moe_wsum_norm_add_f32_state {
   float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
-  float* partial[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -29,13 +28,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   if (row >= rows) {
     return;
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    st.partial[wi] = shared;
-  }
+  float* partial = shared;
   float* mixed = shared + tg_size;
   const float* eo = expert_outputs + ((row * top_k) * dim);
   const float* w = weights + (row * top_k);
@@ -81,7 +74,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
-      st.partial[wi][simd_id] = st.simd_total[wi];
+      partial[simd_id] = st.simd_total[wi];
     }
   }
   // threadgroup_barrier (fused_norm.metal:83:5): every work-item loop above has finished
@@ -94,7 +87,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     if (tid == 0u) {
       float total = 0.0f;
       for (uint32_t g = 0u; g < ((tg_size + 31u) / 32u); ++g) {
-        total += st.partial[wi][g];
+        total += partial[g];
       }
       inv_rms[0] = mslport::msl::rsqrt((total / float(dim)) + eps);
     }
@@ -158,8 +151,6 @@ struct fused_moe_wsum_dnorm_add_f32_state {
   float simd_res[mslport::kMaxThreads];
   float sq_mix[mslport::kMaxThreads];
   float sq_res[mslport::kMaxThreads];
-  float* partial_mix[mslport::kMaxThreads];
-  float* partial_res[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -178,14 +169,8 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   if (row >= rows) {
     return;
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    st.partial_res[wi] = shared;
-    st.partial_mix[wi] = shared + tg_size;
-  }
+  float* partial_res = shared;
+  float* partial_mix = shared + tg_size;
   float* mixed = shared + (2u * tg_size);
   const uint32_t base = row * dim;
   const float* eo = expert_outputs + ((row * top_k) * dim);
@@ -253,8 +238,8 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t simd_id = wi / mslport::kSimdWidth;
     if (lane == 0u) {
-      st.partial_res[wi][simd_id] = st.simd_res[wi];
-      st.partial_mix[wi][simd_id] = st.simd_mix[wi];
+      partial_res[simd_id] = st.simd_res[wi];
+      partial_mix[simd_id] = st.simd_mix[wi];
     }
   }
   // threadgroup_barrier (fused_norm.metal:149:5): every work-item loop above has finished
@@ -268,8 +253,8 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
       float total_res = 0.0f;
       float total_mix = 0.0f;
       for (uint32_t g = 0u; g < ((tg_size + 31u) / 32u); ++g) {
-        total_res += st.partial_res[wi][g];
-        total_mix += st.partial_mix[wi][g];
+        total_res += partial_res[g];
+        total_mix += partial_mix[g];
       }
       inv_rms[0] = mslport::msl::rsqrt((total_res / float(dim)) + eps);
       inv_rms[1] = mslport::msl::rsqrt((total_mix / float(dim)) + eps);
@@ -833,7 +818,6 @@ extern "C" int mslport_entry_fused_norm_add_scalar_f32(const mslport_args* a, co
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_routing_f32_state {
-  float* score[mslport::kMaxThreads];
   float max_logit[mslport::kMaxThreads];
 };
 
@@ -877,15 +861,15 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     st.max_logit[wi] = shared[0];
   }
   // threadgroup_barrier (fused_norm.metal:388:5): every work-item loop above has finished
+  float* score = shared + n;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.score[wi] = shared + n;
     for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
-      st.score[wi][i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+      score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
     }
   }
   // threadgroup_barrier (fused_norm.metal:394:5): every work-item loop above has finished
@@ -901,12 +885,12 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
         float best = -1.0f;
         uint32_t best_e = 0u;
         for (uint32_t e = 0u; e < n; ++e) {
-          if (st.score[wi][e] > best) {
-            best = st.score[wi][e];
+          if (score[e] > best) {
+            best = score[e];
             best_e = e;
           }
         }
-        st.score[wi][best_e] = (-1.0f);
+        score[best_e] = (-1.0f);
         expert_ids[k] = best_e;
         routing_weights[k] = best;
         picked += best;
@@ -953,10 +937,7 @@ extern "C" int mslport_entry_fused_moe_routing_f32(const mslport_args* a, const 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_routing_batch_f32_state {
-  float* score[mslport::kMaxThreads];
   float max_logit[mslport::kMaxThreads];
-  float* routing_weights[mslport::kMaxThreads];
-  uint32_t* expert_ids[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -968,14 +949,14 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   const uint32_t n = params.num_experts;
   const uint32_t top_k = params.top_k;
   const float* logits = logits_all + (token * n);
+  uint32_t* expert_ids = expert_ids_all + (token * top_k);
+  float* routing_weights = routing_weights_all + (token * top_k);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.expert_ids[wi] = expert_ids_all + (token * top_k);
-    st.routing_weights[wi] = routing_weights_all + (token * top_k);
     float m = -std::numeric_limits<float>::infinity();
     for (uint32_t i = tid; i < n; i += tg_size) {
       m = mslport::msl::max(m, logits[i]);
@@ -1004,15 +985,15 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     st.max_logit[wi] = shared[0];
   }
   // threadgroup_barrier (fused_norm.metal:451:5): every work-item loop above has finished
+  float* score = shared + n;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.score[wi] = shared + n;
     for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
-      st.score[wi][i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+      score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
     }
   }
   // threadgroup_barrier (fused_norm.metal:457:5): every work-item loop above has finished
@@ -1028,19 +1009,19 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
         float best = -1.0f;
         uint32_t best_e = 0u;
         for (uint32_t e = 0u; e < n; ++e) {
-          if (st.score[wi][e] > best) {
-            best = st.score[wi][e];
+          if (score[e] > best) {
+            best = score[e];
             best_e = e;
           }
         }
-        st.score[wi][best_e] = (-1.0f);
-        st.expert_ids[wi][k] = best_e;
-        st.routing_weights[wi][k] = best;
+        score[best_e] = (-1.0f);
+        expert_ids[k] = best_e;
+        routing_weights[k] = best;
         picked += best;
       }
       for (uint32_t k_1 = 0u; k_1 < top_k; ++k_1) {
-        const float share = (picked > 0.0f) ? (st.routing_weights[wi][k_1] / picked) : 0.0f;
-        st.routing_weights[wi][k_1] = (share * per_expert_scale[st.expert_ids[wi][k_1]]);
+        const float share = (picked > 0.0f) ? (routing_weights[k_1] / picked) : 0.0f;
+        routing_weights[k_1] = (share * per_expert_scale[expert_ids[k_1]]);
       }
     }
   }

@@ -15,7 +15,6 @@ struct moe_gate_state {
   uint32_t e[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
-  float* logit[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -33,13 +32,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   const uint32_t token = geo.tg_pos.x;
   const uint32_t tg_size = geo.tg_size.x;
   float* h = shared;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    st.logit[wi] = shared + hidden_dim;
-  }
+  float* logit = shared + hidden_dim;
   const mslport::bfloat* x = hidden_state + (token * hidden_dim);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -172,7 +165,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         const uint32_t lane = wi % mslport::kSimdWidth;
         if (st.mslport_loop_mask0[wi]) {
           if (lane == 0u) {
-            st.logit[wi][st.e[wi]] = st.dot[wi];
+            logit[st.e[wi]] = st.dot[wi];
           }
         }
         if (st.mslport_loop_mask0[wi]) {
@@ -197,12 +190,12 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         float best = -std::numeric_limits<float>::infinity();
         uint32_t best_e = 0u;
         for (uint32_t e_1 = 0u; e_1 < n_experts; ++e_1) {
-          if (st.logit[wi][e_1] > best) {
-            best = st.logit[wi][e_1];
+          if (logit[e_1] > best) {
+            best = logit[e_1];
             best_e = e_1;
           }
         }
-        st.logit[wi][best_e] = (-std::numeric_limits<float>::infinity());
+        logit[best_e] = (-std::numeric_limits<float>::infinity());
         pick[k] = best_e;
         pick_logit[k] = best;
       }

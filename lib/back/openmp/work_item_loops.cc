@@ -19,22 +19,8 @@ bool assigns_any(const Stmt& s, const std::unordered_set<int>& vars) {
   });
   if (found) return true;
   walk_stmt_exprs(s, [&](const Expr& e) {
-    const Expr* target = nullptr;
-    if (e.kind == Expr::Kind::Assign) target = e.args[0].get();
-    if (e.kind == Expr::Kind::Unary && (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec ||
-                                        e.unary_op == UnaryOp::PostInc || e.unary_op == UnaryOp::PostDec))
-      target = e.args[0].get();
-    // Stores through a pointer write memory, not the pointer variable.
-    while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
-                      target->kind == Expr::Kind::Swizzle)) {
-      if ((target->kind == Expr::Kind::Index && target->args[0]->type.is_pointer()) ||
-          (target->kind == Expr::Kind::Member && target->arrow)) {
-        target = nullptr;
-        break;
-      }
-      target = target->args[0].get();
-    }
-    if (target && target->kind == Expr::Kind::VarRef && vars.count(target->index)) found = true;
+    int v = written_variable(e);
+    if (v >= 0 && vars.count(v)) found = true;
     return !found;
   });
   return found;
@@ -189,12 +175,8 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
           return true;
         });
         walk_stmt_exprs(body, [&](const Expr& e) {
-          if (e.kind == Expr::Kind::Assign || e.kind == Expr::Kind::Unary) {
-            const Expr* t = e.args[0].get();
-            while (t->kind == Expr::Kind::Index || t->kind == Expr::Kind::Member || t->kind == Expr::Kind::Swizzle)
-              t = t->args[0].get();
-            if (t->kind == Expr::Kind::VarRef) guarded.insert(t->index);
-          }
+          int v = written_variable(e);
+          if (v >= 0) guarded.insert(v);
           return true;
         });
       };
