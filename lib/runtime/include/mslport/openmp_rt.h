@@ -155,6 +155,36 @@ template <class To, class From> To as_type(const From& f) {
 // Metal compiles with fast math by default; these use the plain libm
 // functions (at least as accurate), so golden tolerances cover both.
 namespace msl {
+// exp(x) without a libm call, so that a work-item loop calling it still
+// vectorises (a call to expf stops GCC and Clang unless a vector math
+// library is configured). Cephes' expf: x = n ln2 + r with |r| <= ln2/2, a
+// degree-6 polynomial for e^r, 2^n applied as two exact power-of-two factors
+// so results down to the subnormal range stay right; about 1 ulp over the
+// whole range (tests/runtime/openmp_math_test.cc), well inside Metal's
+// fast-math exp. Only selects, no branches: NaN, +-inf, overflow to inf and
+// underflow to 0 fall out of the clamps.
+inline float vector_exp(float x) {
+  const float xc = x > 88.8f ? 88.8f : (x < -104.0f ? -104.0f : x);
+  const float n = std::floor(xc * 1.44269504088896341f + 0.5f);
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  const float z = r * r;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * z + r + 1.0f;
+  const int32_t ni = int32_t(n);  // in [-150, 128]
+  const int32_t n1 = ni / 2, n2 = ni - n1;
+  uint32_t b1 = uint32_t(n1 + 127) << 23, b2 = uint32_t(n2 + 127) << 23;
+  float s1, s2;
+  std::memcpy(&s1, &b1, 4);
+  std::memcpy(&s2, &b2, 4);
+  const float e = y * s1 * s2;
+  return x != x ? x : e;
+}
 #define MSLPORT_UNARY(name, expr)                                                       \
   inline float name(float x) { return expr; }                                           \
   template <int N> vec<float, N> name(const vec<float, N>& v) {                          \
@@ -162,7 +192,8 @@ namespace msl {
     for (int i = 0; i < N; ++i) r[i] = name(v[i]);                                      \
     return r;                                                                           \
   }
-MSLPORT_UNARY(exp, std::exp(x))
+MSLPORT_UNARY(exp, vector_exp(x))
+MSLPORT_UNARY(precise_exp, std::exp(x))
 MSLPORT_UNARY(exp2, std::exp2(x))
 MSLPORT_UNARY(log, std::log(x))
 MSLPORT_UNARY(log2, std::log2(x))
@@ -224,7 +255,8 @@ template <class T, int N> vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) 
 // precise:: asks for correctly rounded-ish results: libm already is.
 namespace precise {
 using msl::cos;
-using msl::exp;
+inline float exp(float x) { return precise_exp(x); }
+template <int N> vec<float, N> exp(const vec<float, N>& v) { return precise_exp(v); }
 using msl::exp2;
 using msl::log;
 using msl::log2;
