@@ -4,6 +4,7 @@
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
 #include "passes/lockstep_barriers.h"
+#include "passes/loop_schedule_points.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
 #include "passes/uniformity.h"
@@ -77,6 +78,9 @@ bool lower_execution_model(Module& m, Kernel& k, DiagEngine& diags, const LowerO
   // Collectives must be statements before returns and masks are handled,
   // since both work statement by statement.
   if (!hoist_collectives(k, diags)) return false;
+  // Before eliminate_returns: a loop turned inside out needs the early
+  // returns before it as a flag, like a barrier does.
+  if (options.schedule_loops) insert_loop_schedule_points(k);
   int alive = eliminate_returns(k);
   // Before predicate_sync, which splits `if (alive)` blocks at the barriers
   // this inserts.

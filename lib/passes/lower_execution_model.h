@@ -12,9 +12,12 @@ struct LowerOptions {
   // start each kernel with `if (!__mslport_in_grid()) return;` (a Call with
   // that spelling, type bool) before early returns are lowered.
   bool guard_grid = false;
+  // C++/OpenMP: insert_loop_schedule_points, so kernel loops inside
+  // work-item loops are turned inside out and the work-item loops vectorise.
+  bool schedule_loops = false;
 };
 
-// Runs, in order: verify, hoist_collectives, eliminate_returns,
+// Runs, in order: verify, hoist_collectives, [insert_loop_schedule_points], eliminate_returns,
 // insert_lockstep_barriers, predicate_sync, verify_sync_placement. Returns false on errors.
 bool lower_execution_model(ir::Module& m, ir::Kernel& k, DiagEngine& diags, const LowerOptions& options = {});
 

@@ -10,10 +10,23 @@ using namespace ir;
 
 namespace {
 
+// Barriers written in the Metal source. The ones passes insert (`lockstep`:
+// lock-step emulation, loop schedule points) are no Metal ordering points:
+// under a divergent condition they are split around with masks like a
+// collective, never an error.
 bool contains_barrier(const Stmt& s) {
   bool found = false;
   walk_stmts(s, [&](const Stmt& st) {
-    if (st.kind == Stmt::Kind::Barrier) found = true;
+    if (st.kind == Stmt::Kind::Barrier && !st.lockstep) found = true;
+    return !found;
+  });
+  return found;
+}
+
+bool contains_inserted_barrier(const Stmt& s) {
+  bool found = false;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (st.kind == Stmt::Kind::Barrier && st.lockstep) found = true;
     return !found;
   });
   return found;
@@ -22,7 +35,7 @@ bool contains_barrier(const Stmt& s) {
 const Stmt* first_barrier(const Stmt& s) {
   const Stmt* found = nullptr;
   walk_stmts(s, [&](const Stmt& st) {
-    if (!found && st.kind == Stmt::Kind::Barrier) found = &st;
+    if (!found && st.kind == Stmt::Kind::Barrier && !st.lockstep) found = &st;
     return !found;
   });
   return found;
@@ -92,7 +105,7 @@ struct Predicator {
           report_divergent_barrier(*s, u);
           break;
         }
-        if (u == Uniformity::Unknown && !contains_collective_stmt(*s)) {
+        if (u == Uniformity::Unknown && !contains_collective_stmt(*s) && !contains_inserted_barrier(*s)) {
           // Only barriers, under a memory-dependent condition: leave it to the
           // run-time check (or to the hardware, as on Metal).
           uniform_block(*s->body, masks);

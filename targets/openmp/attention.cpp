@@ -120,6 +120,7 @@ extern "C" int mslport_entry_attn_scores_batched(const mslport_args* a, const ms
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct attn_softmax_batched_state {
+  float total[mslport::kMaxThreads];
   float s_sg[mslport::kMaxThreads];
   float s[mslport::kMaxThreads];
   float row_max[mslport::kMaxThreads];
@@ -188,7 +189,14 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.row_max[wi] = scratch[0];
-    for (uint32_t g = 1u; g < groups; ++g) {
+  }
+  for (uint32_t g = 1u; g < groups; ++g) {
+    // work-item loops split here (attention.metal:87:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       st.row_max[wi] = mslport::msl::max(st.row_max[wi], scratch[g]);
     }
   }
@@ -240,12 +248,25 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lid = lx;
-    float total = 0.0f;
-    for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
-      total += scratch[g_1];
+    st.total[wi] = 0.0f;
+  }
+  for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
+    // work-item loops split here (attention.metal:106:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      st.total[wi] += scratch[g_1];
     }
-    const float inv = 1.0f / total;
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t lid = lx;
+    const float inv = 1.0f / st.total[wi];
     for (uint32_t i_2 = lid; i_2 < seq_len; i_2 += width) {
       row[i_2] *= inv;
     }
@@ -285,7 +306,9 @@ extern "C" int mslport_entry_attn_softmax_batched(const mslport_args* a, const m
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct attn_values_batched_state {
-  char unused;
+  float acc[mslport::kMaxThreads];
+  const float* v[mslport::kMaxThreads];
+  const float* p[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -300,13 +323,27 @@ void attn_values_batched_threadgroup(const float* scores, const float* V_cache, 
     const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
     const uint32_t head = tid / head_dim;
     const uint32_t d = tid - (head * head_dim);
-    const float* p = scores + (head * seq_stride);
-    const float* v = (V_cache + ((head / heads_per_kv) * head_dim)) + d;
-    float acc = 0.0f;
-    for (uint32_t t = 0u; t < seq_len; ++t) {
-      acc = mslport::msl::fma(p[t], v[t * kv_dim], acc);
+    st.p[wi] = scores + (head * seq_stride);
+    st.v[wi] = (V_cache + ((head / heads_per_kv) * head_dim)) + d;
+    st.acc[wi] = 0.0f;
+  }
+  for (uint32_t t = 0u; t < seq_len; ++t) {
+    // work-item loops split here (attention.metal:132:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      st.acc[wi] = mslport::msl::fma(st.p[wi][t], st.v[wi][t * kv_dim], st.acc[wi]);
     }
-    out[tid] = acc;
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
+    out[tid] = st.acc[wi];
   }
 }
 }  // namespace

@@ -11,7 +11,6 @@ namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct feat_barrier_stencil_rounds_state {
   float next[mslport::kMaxThreads];
-  uint32_t at[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -26,8 +25,8 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.at[wi] = (group * tg_size) + tid;
-    buf[tid] = x[st.at[wi]];
+    const uint32_t at = (group * tg_size) + tid;
+    buf[tid] = x[at];
   }
   // threadgroup_barrier (feat_barrier_stencil_rounds.metal:18:5): every work-item loop above has finished
   for (uint32_t r = 0u; r < rounds; ++r) {
@@ -56,7 +55,8 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    out[st.at[wi]] = buf[tid];
+    const uint32_t at = (group * tg_size) + tid;
+    out[at] = buf[tid];
   }
 }
 }  // namespace

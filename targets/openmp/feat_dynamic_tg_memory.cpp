@@ -10,7 +10,7 @@ namespace mslport_kernels {
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct feat_dynamic_tg_memory_state {
-  uint32_t at[mslport::kMaxThreads];
+  char unused;
 };
 
 // One threadgroup.
@@ -25,8 +25,8 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.at[wi] = (group * tg_size) + tid;
-    values[tid] = x[st.at[wi]];
+    const uint32_t at = (group * tg_size) + tid;
+    values[tid] = x[at];
     tags[tid] = ((tid * 3u) + group);
   }
   // threadgroup_barrier (feat_dynamic_tg_memory.metal:18:5): every work-item loop above has finished
@@ -36,8 +36,9 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
+    const uint32_t at = (group * tg_size) + tid;
     const uint32_t j = (tid + 1u) % tg_size;
-    out[st.at[wi]] = (values[j] + float(tags[j] % 7u));
+    out[at] = (values[j] + float(tags[j] % 7u));
   }
 }
 }  // namespace

@@ -68,7 +68,8 @@ extern "C" int mslport_entry_silu_mul_stacked_f32(const mslport_args* a, const m
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct weighted_sum_stacked_f32_state {
-  char unused;
+  bool mslport_alive[mslport::kMaxThreads];
+  float acc[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -83,14 +84,49 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    st.mslport_alive[wi] = true;
     const uint32_t col = (group.x * group_size.x) + local.x;
-    const uint32_t width = uint32_t(p.hidden);
-    if (!(col >= width)) {
-      float acc = 0.0f;
-      for (int32_t s = 0; s < p.n_slots; ++s) {
-        acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
+  }
+  const uint32_t width = uint32_t(p.hidden);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    const uint32_t col = (group.x * group_size.x) + local.x;
+    if (col >= width) {
+      {
+        st.mslport_alive[wi] = false;
       }
-      out[col] = acc;
+    }
+    if (st.mslport_alive[wi]) {
+      st.acc[wi] = 0.0f;
+    }
+  }
+  for (int32_t s = 0; s < p.n_slots; ++s) {
+    // work-item loops split here (moe_post_ops.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      const uint32_t col = (group.x * group_size.x) + local.x;
+      if (st.mslport_alive[wi]) {
+        st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      }
+    }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    const uint32_t col = (group.x * group_size.x) + local.x;
+    if (st.mslport_alive[wi]) {
+      out[col] = st.acc[wi];
     }
   }
 }
@@ -128,7 +164,8 @@ extern "C" int mslport_entry_weighted_sum_stacked_f32(const mslport_args* a, con
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct weighted_sum_residual_stacked_f32_state {
-  char unused;
+  bool mslport_alive[mslport::kMaxThreads];
+  float acc[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -143,14 +180,49 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    st.mslport_alive[wi] = true;
     const uint32_t col = (group.x * group_size.x) + local.x;
-    const uint32_t width = uint32_t(p.hidden);
-    if (!(col >= width)) {
-      float acc = 0.0f;
-      for (int32_t s = 0; s < p.n_slots; ++s) {
-        acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], acc);
+  }
+  const uint32_t width = uint32_t(p.hidden);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    const uint32_t col = (group.x * group_size.x) + local.x;
+    if (col >= width) {
+      {
+        st.mslport_alive[wi] = false;
       }
-      residual[col] = (residual[col] + acc);
+    }
+    if (st.mslport_alive[wi]) {
+      st.acc[wi] = 0.0f;
+    }
+  }
+  for (int32_t s = 0; s < p.n_slots; ++s) {
+    // work-item loops split here (moe_post_ops.metal:90:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      const uint32_t col = (group.x * group_size.x) + local.x;
+      if (st.mslport_alive[wi]) {
+        st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      }
+    }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+    const uint32_t col = (group.x * group_size.x) + local.x;
+    if (st.mslport_alive[wi]) {
+      residual[col] = (residual[col] + st.acc[wi]);
     }
   }
 }

@@ -19,7 +19,6 @@ struct dequant_matvec_4bit_v3_state {
   uint32_t groups[mslport::kMaxThreads];
   uint32_t words_per_group[mslport::kMaxThreads];
   uint32_t words[mslport::kMaxThreads];
-  uint32_t r[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -51,8 +50,8 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
-    st.r[wi] = (tg_index * 8u) + sg;
-    if (st.r[wi] >= out_dim) {
+    const uint32_t r = (tg_index * 8u) + sg;
+    if (r >= out_dim) {
       {
         st.mslport_alive[wi] = false;
       }
@@ -61,9 +60,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       st.words[wi] = (in_dim >> 3);
       st.words_per_group[wi] = (group_size >> 3);
       st.groups[wi] = (in_dim / group_size);
-      st.wr[wi] = (W_packed + (st.r[wi] * st.words[wi]));
-      st.sr[wi] = (scales + (st.r[wi] * st.groups[wi]));
-      st.br[wi] = (biases + (st.r[wi] * st.groups[wi]));
+      st.wr[wi] = (W_packed + (r * st.words[wi]));
+      st.sr[wi] = (scales + (r * st.groups[wi]));
+      st.br[wi] = (biases + (r * st.groups[wi]));
       st.acc[wi] = 0.0f;
       for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
         const uint32_t g = c / st.words_per_group[wi];
@@ -104,9 +103,11 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
+    const uint32_t sg = wi / mslport::kSimdWidth;
+    const uint32_t r = (tg_index * 8u) + sg;
     if (st.mslport_alive[wi]) {
       if (lane == 0u) {
-        out[st.r[wi]] = st.total[wi];
+        out[r] = st.total[wi];
       }
     }
   }
@@ -154,7 +155,6 @@ struct dequant_matvec_8bit_v3_state {
   uint32_t groups[mslport::kMaxThreads];
   uint32_t words_per_group[mslport::kMaxThreads];
   uint32_t words[mslport::kMaxThreads];
-  uint32_t r[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -186,8 +186,8 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
     const uint32_t sg = wi / mslport::kSimdWidth;
-    st.r[wi] = (tg_index * 8u) + sg;
-    if (st.r[wi] >= out_dim) {
+    const uint32_t r = (tg_index * 8u) + sg;
+    if (r >= out_dim) {
       {
         st.mslport_alive[wi] = false;
       }
@@ -196,9 +196,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       st.words[wi] = (in_dim >> 2);
       st.words_per_group[wi] = (group_size >> 2);
       st.groups[wi] = (in_dim / group_size);
-      st.wr[wi] = (W_packed + (st.r[wi] * st.words[wi]));
-      st.sr[wi] = (scales + (st.r[wi] * st.groups[wi]));
-      st.br[wi] = (biases + (st.r[wi] * st.groups[wi]));
+      st.wr[wi] = (W_packed + (r * st.words[wi]));
+      st.sr[wi] = (scales + (r * st.groups[wi]));
+      st.br[wi] = (biases + (r * st.groups[wi]));
       st.acc[wi] = 0.0f;
       for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
         const uint32_t g = c / st.words_per_group[wi];
@@ -239,9 +239,11 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lane = wi % mslport::kSimdWidth;
+    const uint32_t sg = wi / mslport::kSimdWidth;
+    const uint32_t r = (tg_index * 8u) + sg;
     if (st.mslport_alive[wi]) {
       if (lane == 0u) {
-        out[st.r[wi]] = st.total[wi];
+        out[r] = st.total[wi];
       }
     }
   }

@@ -235,15 +235,22 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     st.total[wi] = 0.0f;
   }
   const uint32_t groups = (width + 31u) / 32u;
+  for (uint32_t g = 0u; g < groups; ++g) {
+    // work-item loops split here (quant_misc.metal:104:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      st.total[wi] += partials[g];
+    }
+  }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    for (uint32_t g = 0u; g < groups; ++g) {
-      st.total[wi] += partials[g];
-    }
     const float inv_rms = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
     for (uint32_t i_1 = tid; i_1 < dim; i_1 += width) {
       out[base + i_1] = ((x[base + i_1] * inv_rms) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
@@ -391,6 +398,7 @@ struct moe_softmax_topk_state {
   uint32_t min_slot[mslport::kMaxThreads];
   float denom[mslport::kMaxThreads];
   float s[mslport::kMaxThreads];
+  float top[mslport::kMaxThreads];
   float m[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
@@ -466,14 +474,27 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    float top = part_max[0];
-    for (uint32_t g = 1u; g < groups; ++g) {
-      top = mslport::msl::max(top, part_max[g]);
+    st.top[wi] = part_max[0];
+  }
+  for (uint32_t g = 1u; g < groups; ++g) {
+    // work-item loops split here (quant_misc.metal:203:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      st.top[wi] = mslport::msl::max(st.top[wi], part_max[g]);
     }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = wi;
     st.s[wi] = 0.0f;
     for (uint32_t e_1 = tid; e_1 < n_experts; e_1 += width) {
-      const float v = mslport::msl::exp(l[e_1] - top);
+      const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
       expv[e_1] = v;
       st.s[wi] += v;
     }
@@ -521,31 +542,57 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     }
     if (st.mslport_alive[wi]) {
       st.denom[wi] = 0.0f;
-      for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
+    }
+  }
+  for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
+    // work-item loops split here (quant_misc.metal:223:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      if (st.mslport_alive[wi]) {
         st.denom[wi] += part_sum[g_1];
       }
-      for (uint32_t s2 = 0u; s2 < k; ++s2) {
+    }
+  }
+  for (uint32_t s2 = 0u; s2 < k; ++s2) {
+    // work-item loops split here (quant_misc.metal:227:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      if (st.mslport_alive[wi]) {
         slot_idx[s2] = s2;
         slot_val[s2] = expv[s2];
       }
-      st.min_slot[wi] = 0u;
     }
   }
-  // threadgroup_barrier (quant_misc.metal:232:5): every work-item loop above has finished
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_alive[wi]) {
-      for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
+      st.min_slot[wi] = 0u;
+    }
+  }
+  for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
+    // work-item loops split here (quant_misc.metal:232:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      if (st.mslport_alive[wi]) {
         if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
           st.min_slot[wi] = s2_1;
         }
       }
     }
   }
-  // threadgroup_barrier (quant_misc.metal:237:5): every work-item loop above has finished
+  // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -568,14 +615,14 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       st.inv[wi] = (1.0f / st.denom[wi]);
     }
   }
-  // threadgroup_barrier (quant_misc.metal:251:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_alive[wi]) {
-      for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
+  for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
+    // work-item loops split here (quant_misc.metal:251:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      if (st.mslport_alive[wi]) {
         out_indices[(token * k) + s2_3] = slot_idx[s2_3];
         out_weights[(token * k) + s2_3] = (slot_val[s2_3] * st.inv[wi]);
       }
@@ -618,7 +665,6 @@ namespace {
 struct moe_normalize_weights_state {
   float total[mslport::kMaxThreads];
   float w[mslport::kMaxThreads];
-  bool mine[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -635,8 +681,8 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const m
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    st.mine[wi] = tid < k;
-    st.w[wi] = st.mine[wi] ? weights[(token * k) + tid] : 0.0f;
+    const bool mine = tid < k;
+    st.w[wi] = mine ? weights[(token * k) + tid] : 0.0f;
   }
   // simd_sum at quant_misc.metal:267:25: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -662,7 +708,8 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const m
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    if (st.mine[wi] && (st.total[wi] > 0.0f)) {
+    const bool mine = tid < k;
+    if (mine && (st.total[wi] > 0.0f)) {
       weights[(token * k) + tid] = (st.w[wi] / st.total[wi]);
     }
   }

@@ -47,3 +47,39 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   EXPECT_EQ(storage("partial"), Storage::PerThread);
   EXPECT_EQ(storage("scaled"), Storage::Local);
 }
+
+TEST(WorkItemPlan, PureThreadIdArithmeticIsRecomputedNotStored) {
+  std::string path = mslport::testing::write_temp_file("remat.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint g [[threadgroup_position_in_grid]]) {
+  const uint base = g * n;
+  uint i = base + tid;              // pure, defined once: recomputed in each loop
+  uint j = i * 2u;                  // built from another recomputed one
+  uint moved = i;                   // written again below: stays an array
+  float loaded = in[i];             // reads memory: stays an array
+  sh[tid] = loaded;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  moved += 1u;
+  out[i] = sh[tid ^ 1u] + loaded + float(j + moved);
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_work_item_loops(k);
+  auto storage = [&](const std::string& name) {
+    for (size_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) return plan.storage[i];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  };
+  EXPECT_EQ(storage("base"), Storage::Uniform);
+  EXPECT_EQ(storage("i"), Storage::Remat);
+  EXPECT_EQ(storage("j"), Storage::Remat);
+  EXPECT_EQ(storage("moved"), Storage::PerThread);
+  EXPECT_EQ(storage("loaded"), Storage::PerThread);
+}

@@ -55,6 +55,12 @@ class KernelEmitter {
   // ---- builtins
   std::string builtin_value(const Param& p, bool wi) const;
   std::set<int> builtins_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
+  // Storage::Remat variables these statements use but do not declare, in
+  // declaration order (dependencies first).
+  std::vector<int> remat_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
+  // Declares, at the top of a work-item loop, the builtins and recomputed
+  // variables the loop's statements use.
+  void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
   // allow_simd = false for loops that leave early (return / divergence checks).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
                            bool allow_simd = true);
@@ -114,6 +120,50 @@ std::string KernelEmitter::builtin_value(const Param& p, bool) const {
   return "0";
 }
 
+std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts,
+                                           const std::vector<const Expr*>& exprs) const {
+  std::set<int> used, declared;
+  std::vector<const Expr*> todo;
+  auto note = [&](const Expr& e) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef && plan_.storage[x.index] == Storage::Remat && used.insert(x.index).second)
+        todo.push_back(plan_.remat_init[x.index]);
+      return true;
+    });
+    return false;
+  };
+  for (auto* s : stmts) {
+    walk_stmt_exprs(*s, note);
+    walk_stmts(*s, [&](const Stmt& x) {
+      if (x.kind == Stmt::Kind::Decl) declared.insert(x.var);
+      return true;
+    });
+  }
+  for (auto* e : exprs) if (e) note(*e);
+  while (!todo.empty()) {
+    const Expr* e = todo.back();
+    todo.pop_back();
+    note(*e);
+  }
+  std::vector<int> out;
+  for (int v : used) if (!declared.count(v)) out.push_back(v);
+  return out;  // variable indices follow declaration order
+}
+
+void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
+  std::vector<int> remat = remat_used(stmts, exprs);
+  std::vector<const Expr*> all = exprs;
+  for (int v : remat) all.push_back(plan_.remat_init[v]);
+  for (int i : builtins_used(stmts, all)) {
+    const Param& p = k_.params[i];
+    line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
+  }
+  for (int v : remat) {
+    const Var& var = k_.vars[v];
+    line("const " + p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
+  }
+}
+
 std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts,
                                            const std::vector<const Expr*>& exprs) const {
   std::set<int> used;
@@ -148,10 +198,7 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
   ++indent_;
   line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
-  for (int i : builtins_used(stmts, exprs)) {
-    const Param& p = k_.params[i];
-    line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
-  }
+  work_item_values(stmts, exprs);
 }
 
 std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where) {
@@ -382,8 +429,12 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
     case Stmt::Kind::Break: line("break;"); break;
     case Stmt::Kind::Continue: line("continue;"); break;
     case Stmt::Kind::Barrier:
-      line(std::string("// ") + (s.simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") + " (" +
-           loc_string(s.loc) + "): every work-item loop above has finished");
+      if (s.lockstep)
+        line("// work-item loops split here (" + loc_string(s.loc) +
+             "; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)");
+      else
+        line(std::string("// ") + (s.simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") + " (" +
+             loc_string(s.loc) + "): every work-item loop above has finished");
       if (san_ && s.lockstep)
         line("// (inserted for SIMD-group lock-step: no Metal ordering point, so the sanitizer ignores it)");
       else if (san_)
@@ -422,10 +473,7 @@ void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
   // Otherwise a `return` ends only this work-item: run its statements in a lambda.
   line("auto mslport_work_item = [&](uint32_t wi, uint32_t lx, uint32_t ly, uint32_t lz) {");
   ++indent_;
-  for (int i : builtins_used(stmts, {})) {
-    const Param& p = k_.params[i];
-    line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
-  }
+  work_item_values(stmts, {});
   for (auto* s : stmts) wi_stmt(*s);
   --indent_;
   line("};");
@@ -713,7 +761,10 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
 bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& diags, EmitResult* out) {
   Module m = clone_module(module);
   bool ok = true;
-  for (auto& k : m.kernels) ok = passes::lower_execution_model(m, k, diags, {}) && ok;
+  passes::LowerOptions lower;
+  // Sanitizing checks the kernel's own schedule points, not ours.
+  lower.schedule_loops = !options.sanitize;
+  for (auto& k : m.kernels) ok = passes::lower_execution_model(m, k, diags, lower) && ok;
   if (!ok) return false;
 
   std::string src = std::filesystem::path(module.source_path).filename().string();

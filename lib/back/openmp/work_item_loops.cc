@@ -141,6 +141,75 @@ struct Planner {
   }
 };
 
+// Per-thread variables kept in arrays that can be recomputed instead (see
+// Storage::Remat): declared once with an initialiser, never written again,
+// the initialiser built from literals, value parameters, thread ids and
+// variables that are themselves single-definition (uniform or Remat), with
+// no memory access or call.
+void choose_remat(const Kernel& k, WorkItemPlan& plan) {
+  plan.remat_init.assign(k.vars.size(), nullptr);
+  std::vector<const Expr*> def(k.vars.size(), nullptr);
+  std::vector<int> writes(k.vars.size(), 0);
+  walk_stmts(*k.body, [&](const Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl) {
+      ++writes[s.var];
+      if (s.expr) def[s.var] = s.expr.get();
+    }
+    return true;
+  });
+  walk_stmt_exprs(*k.body, [&](const Expr& e) {
+    int v = written_variable(e);
+    if (v >= 0) ++writes[v];
+    if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::AddrOf && !e.args.empty() &&
+        e.args[0]->kind == Expr::Kind::VarRef)
+      writes[e.args[0]->index] += 2;
+    return true;
+  });
+  auto single_def = [&](int v) { return writes[v] == 1 && def[v] && k.vars[v].type.is_scalar(); };
+  std::vector<bool> remat(k.vars.size(), false);
+  auto pure = [&](const Expr& init) {
+    bool ok = true;
+    walk_exprs(init, [&](const Expr& x) {
+      switch (x.kind) {
+        case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::Cast:
+        case Expr::Kind::Conditional: case Expr::Kind::Swizzle: case Expr::Kind::VectorConstruct:
+        case Expr::Kind::GlobalConstRef:
+          break;
+        case Expr::Kind::Unary:
+          ok = x.unary_op == UnaryOp::Neg || x.unary_op == UnaryOp::Plus || x.unary_op == UnaryOp::Not ||
+               x.unary_op == UnaryOp::BitNot;
+          break;
+        case Expr::Kind::Binary: ok = x.binary_op != BinaryOp::Comma; break;
+        case Expr::Kind::Member: ok = !x.args[0]->type.is_pointer(); break;
+        case Expr::Kind::ParamRef: {
+          const Param& p = k.params[x.index];
+          ok = p.kind == Param::Kind::Builtin || !p.type.is_pointer();
+          break;
+        }
+        case Expr::Kind::VarRef:
+          ok = single_def(x.index) && (remat[x.index] || plan.storage[x.index] == Storage::Uniform);
+          break;
+        default: ok = false;
+      }
+      return ok;
+    });
+    return ok;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t v = 0; v < k.vars.size(); ++v) {
+      if (remat[v] || plan.storage[v] != Storage::PerThread || !single_def(int(v)) || !pure(*def[v])) continue;
+      remat[v] = true;
+      changed = true;
+    }
+  }
+  for (size_t v = 0; v < k.vars.size(); ++v)
+    if (remat[v]) {
+      plan.storage[v] = Storage::Remat;
+      plan.remat_init[v] = def[v];
+    }
+}
+
 }  // namespace
 
 bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
@@ -209,6 +278,7 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
     else if (p.forced[v] || p.regions[v].size() > 1) plan.storage[v] = Storage::PerThread;
     else plan.storage[v] = Storage::Local;
   }
+  choose_remat(k, plan);
   // A per-thread variable declared at threadgroup level (not inside a
   // work-item loop) needs the array even if only one loop uses it.
   walk_stmts(*k.body, [&](const Stmt& s) {

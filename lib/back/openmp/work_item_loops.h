@@ -24,6 +24,12 @@ enum class Storage {
   Local,      // declared inside the one work-item loop that uses it
   PerThread,  // array indexed by work-item, kept across loops
   Uniform,    // one value per threadgroup
+  // Per-thread, defined once by a pure function of thread ids, uniform
+  // values and other Remat variables: recomputed in each work-item loop
+  // that uses it instead of kept in an array. A loop then sees `i = tg*256
+  // + lx` as an affine function of its induction variable, so `a[i]` is a
+  // contiguous vector load rather than a gather.
+  Remat,
 };
 
 struct WorkItemPlan {
@@ -31,6 +37,8 @@ struct WorkItemPlan {
   std::vector<Storage> storage;                 // per Kernel::vars
   std::unordered_set<const ir::Stmt*> tg_level; // statements run once per threadgroup
   passes::UniformityInfo uniformity;
+
+  std::vector<const ir::Expr*> remat_init;     // per Kernel::vars: the defining expression of Remat ones
 
   bool is_tg_level(const ir::Stmt* s) const { return tg_level.count(s) != 0; }
   // Can this expression be evaluated once per threadgroup (no per-thread
