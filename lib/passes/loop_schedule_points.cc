@@ -1,5 +1,8 @@
 #include "passes/loop_schedule_points.h"
 
+#include <string>
+#include <vector>
+
 #include "passes/uniformity.h"
 
 namespace mslport::passes {
@@ -35,10 +38,152 @@ const Expr* strip_casts(const Expr* e) {
   return e;
 }
 
+bool is_var(const Expr& e, int var) {
+  const Expr* x = strip_casts(&e);
+  return x->kind == Expr::Kind::VarRef && x->index == var;
+}
+
+bool writes_any(const Stmt& body, const Expr& e) {
+  std::vector<int> vars;
+  walk_exprs(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::VarRef) vars.push_back(x.index);
+    return true;
+  });
+  bool found = false;
+  walk_stmt_exprs(body, [&](const Expr& x) {
+    int w = written_variable(x);
+    for (int v : vars) found = found || w == v;
+    return !found;
+  });
+  walk_stmts(body, [&](const Stmt& x) {
+    for (int v : vars) found = found || (x.kind == Stmt::Kind::Decl && x.var == v);
+    return !found;
+  });
+  return found;
+}
+
+// A stride that is never zero: a positive literal, or a size builtin.
+bool positive_stride(const Kernel& k, const Expr& e) {
+  const Expr* x = strip_casts(&e);
+  if (x->kind == Expr::Kind::IntLit) return x->int_value > 0 && x->int_value < (1 << 20);
+  if (x->kind == Expr::Kind::Swizzle) x = strip_casts(x->args[0].get());
+  if (x->kind != Expr::Kind::ParamRef || k.params[x->index].kind != Param::Kind::Builtin) return false;
+  switch (k.params[x->index].builtin) {
+    case BuiltinId::ThreadsPerThreadgroup: case BuiltinId::ThreadsPerGrid: case BuiltinId::GridSize:
+    case BuiltinId::ThreadgroupsPerGrid: case BuiltinId::DispatchThreadsPerThreadgroup:
+    case BuiltinId::ThreadsPerSimdgroup: case BuiltinId::SimdgroupsPerThreadgroup:
+      return true;
+    default: return false;
+  }
+}
+
 struct Scheduler {
   Kernel& k;
   UniformityInfo info;
   int inserted = 0;
+  int rewritten = 0;
+
+  bool uniform(const Expr& e) const { return info.expr(k, e) == Uniformity::Threadgroup; }
+
+  // `for (uint v = S; v < N; v += C) B` with S per-thread, N and C uniform
+  // (and not written by B), C never zero, v not written by B.
+  bool thread_strided(const Stmt& s) const {
+    if (s.kind != Stmt::Kind::For || !s.init || s.init->kind != Stmt::Kind::Decl || !s.init->expr || !s.expr ||
+        !s.step)
+      return false;
+    int v = s.init->var;
+    const Type& t = k.vars[v].type;
+    if (!t.is_scalar() || t.scalar != ScalarKind::UInt) return false;
+    const Expr& c = *s.expr;
+    if (c.kind != Expr::Kind::Binary || c.binary_op != BinaryOp::Lt || !is_var(*c.args[0], v) ||
+        c.args[0]->type.scalar != ScalarKind::UInt || c.args[1]->type.scalar != ScalarKind::UInt ||
+        !c.args[1]->type.is_scalar() || !uniform(*c.args[1]) || writes_any(*s.body, *c.args[1]))
+      return false;
+    const Expr& st = *s.step;
+    if (st.kind != Expr::Kind::Assign || !st.assign_op || *st.assign_op != BinaryOp::Add || !is_var(*st.args[0], v))
+      return false;
+    const Expr& inc = *st.args[1];
+    if (!inc.type.is_scalar() || !uniform(inc) || !positive_stride(k, inc) || writes_any(*s.body, inc)) return false;
+    return !writes_any(*s.body, *c.args[0]) && plain_body(*s.body);
+  }
+
+  // for (uint v = S; v < N; v += C) B   =>
+  //   uint start = S;
+  //   for (uint it = 0; it < (N == 0 ? 0 : (N - 1) / C + 1); it += 1) {
+  //     uint v = start + it * C;  if (v < N) B }
+  // Same iterations in the same order for every thread (while S + k*C does
+  // not wrap around 2^32, where the original loop would misbehave too); the
+  // trip count is now uniform, so the loop can be turned inside out. The
+  // result is written into `out` (the start declaration, then the loop).
+  void rewrite_strided(StmtPtr& loop, std::vector<StmtPtr>& out) {
+    Stmt& s = *loop;
+    SourceLoc loc = s.loc;
+    const Type u32 = Type::scalar_of(ScalarKind::UInt);
+    int v = s.init->var;
+    int start = add_var(k, "mslport_start" + std::to_string(rewritten), u32, loc, true);
+    int it = add_var(k, "mslport_iter" + std::to_string(rewritten), u32, loc);
+    ++rewritten;
+    out.push_back(make_decl(start, std::move(s.init->expr), loc));
+    ExprPtr n = std::move(s.expr->args[1]);
+    ExprPtr c = std::move(s.step->args[1]);
+    if (!(c->type == u32)) {
+      auto cast = std::make_unique<Expr>();
+      cast->kind = Expr::Kind::Cast;
+      cast->type = u32;
+      cast->loc = loc;
+      cast->args.push_back(std::move(c));
+      c = std::move(cast);
+    }
+    ExprPtr trips = std::make_unique<Expr>();
+    trips->kind = Expr::Kind::Conditional;
+    trips->type = u32;
+    trips->loc = loc;
+    trips->args.push_back(make_binary(BinaryOp::Eq, Type::scalar_of(ScalarKind::Bool), n->clone(), make_int(u32, 0, loc), loc));
+    trips->args.push_back(make_int(u32, 0, loc));
+    trips->args.push_back(make_binary(
+        BinaryOp::Add, u32,
+        make_binary(BinaryOp::Div, u32, make_binary(BinaryOp::Sub, u32, n->clone(), make_int(u32, 1, loc), loc),
+                    c->clone(), loc),
+        make_int(u32, 1, loc), loc));
+    std::vector<StmtPtr> body;
+    body.push_back(make_decl(v, make_binary(BinaryOp::Add, u32, make_var_ref(k, start, loc),
+                                            make_binary(BinaryOp::Mul, u32, make_var_ref(k, it, loc), c->clone(), loc),
+                                            loc),
+                             loc));
+    body.push_back(make_if(make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, v, loc),
+                                       std::move(n), loc),
+                           std::move(s.body), nullptr, loc));
+    s.init = make_decl(it, make_int(u32, 0, loc), loc);
+    s.expr = make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, it, loc), std::move(trips),
+                         loc);
+    ExprPtr step = make_assign(make_var_ref(k, it, loc), make_int(u32, 1, loc), loc);
+    step->assign_op = BinaryOp::Add;
+    s.step = std::move(step);
+    s.body = make_block(std::move(body), loc);
+    out.push_back(std::move(loop));
+  }
+
+  void rewrite_block(Stmt& b, bool under_memory_condition) {
+    std::vector<StmtPtr> out;
+    for (auto& c : b.stmts) {
+      if (!under_memory_condition && thread_strided(*c)) {
+        auto it = info.loop_level.find(c.get());
+        Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
+        if (u == Uniformity::Thread || u == Uniformity::Simdgroup) {
+          rewrite_strided(c, out);
+          continue;
+        }
+      }
+      if (c->kind == Stmt::Kind::Block) rewrite_block(*c, under_memory_condition);
+      if (c->kind == Stmt::Kind::If) {
+        bool m = under_memory_condition || info.expr(k, *c->expr) == Uniformity::Unknown;
+        rewrite_block(*c->body, m);
+        if (c->else_body) rewrite_block(*c->else_body, m);
+      }
+      out.push_back(std::move(c));
+    }
+    b.stmts = std::move(out);
+  }
 
   bool literal_bound(const Stmt& s) const {
     if (!s.expr || s.expr->kind != Expr::Kind::Binary || s.expr->args.size() != 2) return false;
@@ -88,6 +233,8 @@ struct Scheduler {
 int insert_loop_schedule_points(Kernel& k) {
   if (!k.body) return 0;
   Scheduler s{k, analyze_uniformity(k)};
+  s.rewrite_block(*k.body, false);
+  if (s.rewritten) s.info = analyze_uniformity(k);  // the new variables
   s.visit(*k.body, false);
   return s.inserted;
 }

@@ -19,9 +19,15 @@ namespace mslport::passes {
 // simdgroup_matrix inside, and a bound that is not a literal (small
 // constant loops are better unrolled by the C++ compiler). Loops under a
 // memory-dependent condition are left alone (their barriers are checked at
-// run time). SIMD-group-strided loops (`for (col = lane; col < n; col +=
-// 32)`, the mat-vecs) are not chosen: measured slower, since each lane's
-// column then lives in an array and every load becomes a gather.
+// run time).
+//
+// A thread-strided loop (the mat-vecs' `for (uint col = lane; col < n; col
+// += 32)`, a cooperative copy `for (i = lid; i < n; i += 256)`) first gets a
+// uniform trip count: `start = S; for (it = 0; it < ceil(n / C); it += 1) {
+// uint col = start + it * C; if (col < n) B }` (S per-thread, n and C
+// uniform and not written by B, C a positive literal or a size builtin).
+// Each thread runs the same iterations in the same order, unless S + it * C
+// wraps around 2^32, where the original loop misbehaves too.
 // Returns the number of schedule points inserted.
 int insert_loop_schedule_points(ir::Kernel& k);
 }  // namespace mslport::passes

@@ -38,8 +38,21 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.part[wi] = 0.0f;
-    for (uint32_t d = lid; d < head_dim; d += width) {
-      st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
+    const uint32_t mslport_start0 = lid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((head_dim == 0u) ? 0u : (((head_dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start0 = lid;
+      uint32_t d = mslport_start0 + (mslport_iter0 * width);
+      if (d < head_dim) {
+        st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
+      }
     }
   }
   // simd_sum at attention.metal:50:27: combines the active lanes of each 32-lane SIMD group
@@ -120,6 +133,7 @@ extern "C" int mslport_entry_attn_scores_batched(const mslport_args* a, const ms
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct attn_softmax_batched_state {
+  float inv[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float s_sg[mslport::kMaxThreads];
   float s[mslport::kMaxThreads];
@@ -149,8 +163,21 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.m[wi] = -std::numeric_limits<float>::infinity();
-    for (uint32_t i = lid; i < seq_len; i += width) {
-      st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
+    const uint32_t mslport_start0 = lid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start0 = lid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * width);
+      if (i < seq_len) {
+        st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
+      }
     }
   }
   const uint32_t groups = (width + 31u) / 32u;
@@ -208,10 +235,23 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.s[wi] = 0.0f;
-    for (uint32_t i_1 = lid; i_1 < seq_len; i_1 += width) {
-      const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
-      row[i_1] = e;
-      st.s[wi] += e;
+    const uint32_t mslport_start1 = lid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start1 = lid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+      if (i_1 < seq_len) {
+        const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
+        row[i_1] = e;
+        st.s[wi] += e;
+      }
     }
   }
   // simd_sum at attention.metal:100:24: combines the active lanes of each 32-lane SIMD group
@@ -266,9 +306,22 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
-    const float inv = 1.0f / st.total[wi];
-    for (uint32_t i_2 = lid; i_2 < seq_len; i_2 += width) {
-      row[i_2] *= inv;
+    st.inv[wi] = 1.0f / st.total[wi];
+    const uint32_t mslport_start2 = lid;
+  }
+  for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter2 += 1u) {
+    // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start2 = lid;
+      uint32_t i_2 = mslport_start2 + (mslport_iter2 * width);
+      if (i_2 < seq_len) {
+        row[i_2] *= st.inv[wi];
+      }
     }
   }
 }

@@ -36,7 +36,7 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const uint32_t at = (group * tg_size) + tid;
+    uint32_t at = (group * tg_size) + tid;
     const uint32_t j = (tid + 1u) % tg_size;
     out[at] = (values[j] + float(tags[j] % 7u));
   }

@@ -23,16 +23,31 @@ void feat_simd_sum_divergent_threadgroup(const float* x, const uint32_t* active,
   (void)st; (void)err; (void)nthreads;
   const uint32_t group = geo.tg_pos.x;
   const uint32_t tg_size = geo.tg_size.x;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    const uint32_t g = (group * ((tg_size + 31u) / 32u)) + simd_id;
-    st.result[wi] = -1.0f;
-    st.mslport_mask0[wi] = lane < active[g];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      const uint32_t g = (group * ((tg_size + 31u) / 32u)) + simd_id;
+      st.result[wi] = -1.0f;
+      st.mslport_mask0[wi] = lane < active[g];
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      const uint32_t g = (group * ((tg_size + 31u) / 32u)) + simd_id;
+      st.result[wi] = -1.0f;
+      st.mslport_mask0[wi] = lane < active[g];
+    }
   }
   // simd_sum at feat_simd_sum_divergent.metal:20:18: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

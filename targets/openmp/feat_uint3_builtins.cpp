@@ -21,39 +21,77 @@ void feat_uint3_builtins_threadgroup(uint32_t* out, const mslport::Geometry& geo
   const mslport::vec<uint32_t, 3> tg_dim = geo.tg_size;
   const mslport::vec<uint32_t, 3> n_groups = geo.ngroups;
   const mslport::vec<uint32_t, 3> grid = geo.grid;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const mslport::vec<uint32_t, 3> gpos = mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz};
-    const mslport::vec<uint32_t, 3> lpos = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    const uint32_t lindex = wi;
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    const uint32_t linear = (((gpos.z * grid.y) + gpos.y) * grid.x) + gpos.x;
-    uint32_t* rec = out + (linear * 21u);
-    rec[0] = gpos.x;
-    rec[1] = gpos.y;
-    rec[2] = gpos.z;
-    rec[3] = lpos.x;
-    rec[4] = lpos.y;
-    rec[5] = lpos.z;
-    rec[6] = group.x;
-    rec[7] = group.y;
-    rec[8] = group.z;
-    rec[9] = tg_dim.x;
-    rec[10] = tg_dim.y;
-    rec[11] = tg_dim.z;
-    rec[12] = n_groups.x;
-    rec[13] = n_groups.y;
-    rec[14] = n_groups.z;
-    rec[15] = grid.x;
-    rec[16] = grid.y;
-    rec[17] = grid.z;
-    rec[18] = lindex;
-    rec[19] = lane;
-    rec[20] = simd_id;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> gpos = mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz};
+      const mslport::vec<uint32_t, 3> lpos = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      const uint32_t lindex = wi;
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      const uint32_t linear = (((gpos.z * grid.y) + gpos.y) * grid.x) + gpos.x;
+      uint32_t* rec = out + (linear * 21u);
+      rec[0] = gpos.x;
+      rec[1] = gpos.y;
+      rec[2] = gpos.z;
+      rec[3] = lpos.x;
+      rec[4] = lpos.y;
+      rec[5] = lpos.z;
+      rec[6] = group.x;
+      rec[7] = group.y;
+      rec[8] = group.z;
+      rec[9] = tg_dim.x;
+      rec[10] = tg_dim.y;
+      rec[11] = tg_dim.z;
+      rec[12] = n_groups.x;
+      rec[13] = n_groups.y;
+      rec[14] = n_groups.z;
+      rec[15] = grid.x;
+      rec[16] = grid.y;
+      rec[17] = grid.z;
+      rec[18] = lindex;
+      rec[19] = lane;
+      rec[20] = simd_id;
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> gpos = mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz};
+      const mslport::vec<uint32_t, 3> lpos = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      const uint32_t lindex = wi;
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      const uint32_t linear = (((gpos.z * grid.y) + gpos.y) * grid.x) + gpos.x;
+      uint32_t* rec = out + (linear * 21u);
+      rec[0] = gpos.x;
+      rec[1] = gpos.y;
+      rec[2] = gpos.z;
+      rec[3] = lpos.x;
+      rec[4] = lpos.y;
+      rec[5] = lpos.z;
+      rec[6] = group.x;
+      rec[7] = group.y;
+      rec[8] = group.z;
+      rec[9] = tg_dim.x;
+      rec[10] = tg_dim.y;
+      rec[11] = tg_dim.z;
+      rec[12] = n_groups.x;
+      rec[13] = n_groups.y;
+      rec[14] = n_groups.z;
+      rec[15] = grid.x;
+      rec[16] = grid.y;
+      rec[17] = grid.z;
+      rec[18] = lindex;
+      rec[19] = lane;
+      rec[20] = simd_id;
+    }
   }
 }
 }  // namespace

@@ -66,15 +66,30 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      partial[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        partial[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        partial[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:83:5): every work-item loop above has finished
@@ -101,14 +116,19 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     st.scale[wi] = inv_rms[0];
   }
   const uint32_t base = row * dim;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
+      }
     }
   }
 }
@@ -147,6 +167,8 @@ extern "C" int mslport_entry_fused_moe_wsum_norm_add_f32(const mslport_args* a, 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_wsum_dnorm_add_f32_state {
+  float scale_mix[mslport::kMaxThreads];
+  float scale_res[mslport::kMaxThreads];
   float simd_mix[mslport::kMaxThreads];
   float simd_res[mslport::kMaxThreads];
   float sq_mix[mslport::kMaxThreads];
@@ -230,16 +252,32 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.simd_mix[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      partial_res[simd_id] = st.simd_res[wi];
-      partial_mix[simd_id] = st.simd_mix[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        partial_res[simd_id] = st.simd_res[wi];
+        partial_mix[simd_id] = st.simd_mix[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        partial_res[simd_id] = st.simd_res[wi];
+        partial_mix[simd_id] = st.simd_mix[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:149:5): every work-item loop above has finished
@@ -267,10 +305,23 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float scale_res = inv_rms[0];
-    const float scale_mix = inv_rms[1];
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      output[base + i_1] = (((residual[base + i_1] * scale_res) * res_norm_weight[i_1]) + ((mixed[i_1] * scale_mix) * moe_norm_weight[i_1]));
+    st.scale_res[wi] = inv_rms[0];
+    st.scale_mix[wi] = inv_rms[1];
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
+      }
     }
   }
 }
@@ -309,6 +360,7 @@ extern "C" int mslport_entry_fused_moe_wsum_dnorm_add_f32(const mslport_args* a,
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_norm_add_f32_state {
+  float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
@@ -334,9 +386,22 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      const float x = input[base + i];
-      st.sum_sq[wi] += (x * x);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        const float x = input[base + i];
+        st.sum_sq[wi] += (x * x);
+      }
     }
   }
   // simd_sum at fused_norm.metal:195:30: combines the active lanes of each 32-lane SIMD group
@@ -357,15 +422,30 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      shared[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:199:5): every work-item loop above has finished
@@ -390,9 +470,22 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float scale = inv_rms[0];
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * scale) * weight[i_1]));
+    st.scale[wi] = inv_rms[0];
+    const uint32_t mslport_start1 = tid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
+      }
     }
   }
 }
@@ -431,6 +524,7 @@ extern "C" int mslport_entry_fused_norm_add_f32(const mslport_args* a, const msl
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_residual_norm_f32_state {
+  float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
@@ -455,12 +549,25 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      const float s = residual[base + i] + input[base + i];
-      if (store_sum) {
-        sum_output[base + i] = s;
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        const float s = residual[base + i] + input[base + i];
+        if (store_sum) {
+          sum_output[base + i] = s;
+        }
+        st.sum_sq[wi] += (s * s);
       }
-      st.sum_sq[wi] += (s * s);
     }
   }
   // simd_sum at fused_norm.metal:243:30: combines the active lanes of each 32-lane SIMD group
@@ -481,15 +588,30 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      shared[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:247:5): every work-item loop above has finished
@@ -514,10 +636,23 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float scale = inv_rms[0];
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      const float s_1 = residual[base + i_1] + input[base + i_1];
-      normed_output[base + i_1] = ((s_1 * scale) * weight[i_1]);
+    st.scale[wi] = inv_rms[0];
+    const uint32_t mslport_start1 = tid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < dim) {
+        const float s_1 = residual[base + i_1] + input[base + i_1];
+        normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
+      }
     }
   }
 }
@@ -580,9 +715,22 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      const float s = residual[base + i] + input[base + i];
-      st.sum_sq[wi] += (s * s);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        const float s = residual[base + i] + input[base + i];
+        st.sum_sq[wi] += (s * s);
+      }
     }
   }
   // simd_sum at fused_norm.metal:287:30: combines the active lanes of each 32-lane SIMD group
@@ -603,15 +751,30 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      shared[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:291:5): every work-item loop above has finished
@@ -638,16 +801,21 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      const float s_1 = residual[base + i_1] + input[base + i_1];
-      const float factor = per_element ? scalar[i_1] : scalar[0];
-      output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < dim) {
+        const float s_1 = residual[base + i_1] + input[base + i_1];
+        const float factor = per_element ? scalar[i_1] : scalar[0];
+        output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
+      }
     }
   }
 }
@@ -713,9 +881,22 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      const float x = input[base + i];
-      st.sum_sq[wi] += (x * x);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        const float x = input[base + i];
+        st.sum_sq[wi] += (x * x);
+      }
     }
   }
   // simd_sum at fused_norm.metal:336:30: combines the active lanes of each 32-lane SIMD group
@@ -736,15 +917,30 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      shared[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        shared[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:340:5): every work-item loop above has finished
@@ -771,15 +967,20 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += tg_size) {
-      const float factor = per_element ? scalar[i_1] : scalar[0];
-      output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < dim) {
+        const float factor = per_element ? scalar[i_1] : scalar[0];
+        output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
+      }
     }
   }
 }
@@ -819,6 +1020,7 @@ namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_routing_f32_state {
   float max_logit[mslport::kMaxThreads];
+  float m[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -833,11 +1035,31 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    float m = -std::numeric_limits<float>::infinity();
-    for (uint32_t i = tid; i < n; i += tg_size) {
-      m = mslport::msl::max(m, logits[i]);
+    st.m[wi] = -std::numeric_limits<float>::infinity();
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < n) {
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+      }
     }
-    shared[tid] = m;
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = wi;
+    shared[tid] = st.m[wi];
   }
   // threadgroup_barrier (fused_norm.metal:379:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
@@ -862,14 +1084,19 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   // threadgroup_barrier (fused_norm.metal:388:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
-      score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < n) {
+        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:394:5): every work-item loop above has finished
@@ -938,6 +1165,7 @@ namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_routing_batch_f32_state {
   float max_logit[mslport::kMaxThreads];
+  float m[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -957,11 +1185,31 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    float m = -std::numeric_limits<float>::infinity();
-    for (uint32_t i = tid; i < n; i += tg_size) {
-      m = mslport::msl::max(m, logits[i]);
+    st.m[wi] = -std::numeric_limits<float>::infinity();
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < n) {
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+      }
     }
-    shared[tid] = m;
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = wi;
+    shared[tid] = st.m[wi];
   }
   // threadgroup_barrier (fused_norm.metal:443:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
@@ -986,14 +1234,19 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   // threadgroup_barrier (fused_norm.metal:451:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    for (uint32_t i_1 = tid; i_1 < n; i_1 += tg_size) {
-      score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < n) {
+        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+      }
     }
   }
   // threadgroup_barrier (fused_norm.metal:457:5): every work-item loop above has finished

@@ -13,6 +13,7 @@ struct moe_gate_state {
   bool mslport_loop_mask0[mslport::kMaxThreads];
   float dot[mslport::kMaxThreads];
   uint32_t e[mslport::kMaxThreads];
+  float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
@@ -41,10 +42,23 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < hidden_dim; i += tg_size) {
-      const float v = float(x[i]);
-      h[i] = v;
-      st.sum_sq[wi] += (v * v);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < hidden_dim) {
+        const float v = float(x[i]);
+        h[i] = v;
+        st.sum_sq[wi] += (v * v);
+      }
     }
   }
   // simd_sum at moe_gate.metal:52:30: combines the active lanes of each 32-lane SIMD group
@@ -65,15 +79,30 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      simd_partial[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        simd_partial[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        simd_partial[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (moe_gate.metal:56:5): every work-item loop above has finished
@@ -98,21 +127,47 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float scale = inv_rms[0];
-    for (uint32_t i_1 = tid; i_1 < hidden_dim; i_1 += tg_size) {
-      h[i_1] = ((h[i_1] * scale) * norm_weight[i_1]);
+    st.scale[wi] = inv_rms[0];
+    const uint32_t mslport_start1 = tid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+      if (i_1 < hidden_dim) {
+        h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
+      }
     }
   }
   // threadgroup_barrier (moe_gate.metal:69:5): every work-item loop above has finished
   const uint32_t n_simd = tg_size / 32u;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    st.e[wi] = simd_id;
-    st.mslport_loop_mask0[wi] = st.e[wi] < n_experts;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      st.e[wi] = simd_id;
+      st.mslport_loop_mask0[wi] = st.e[wi] < n_experts;
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      st.e[wi] = simd_id;
+      st.mslport_loop_mask0[wi] = st.e[wi] < n_experts;
+    }
   }
   {
     for (bool mslport_first_iter = true;; mslport_first_iter = false) {
@@ -124,18 +179,37 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         mslport_any1 = mslport_any1 || st.mslport_loop_mask0[wi];
       }
       if (!mslport_any1) break;
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lane = wi % mslport::kSimdWidth;
-        const float* row;
-        if (st.mslport_loop_mask0[wi]) {
-          row = (router_weights + (st.e[wi] * hidden_dim));
-          st.dot[wi] = 0.0f;
-          for (uint32_t d = lane; d < hidden_dim; d += 32u) {
-            st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+        #pragma omp simd
+        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = (lx - mslport_sx);
+          const float* row{};
+          if (st.mslport_loop_mask0[wi]) {
+            row = (router_weights + (st.e[wi] * hidden_dim));
+            st.dot[wi] = 0.0f;
+            for (uint32_t d = lane; d < hidden_dim; d += 32u) {
+              st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+            }
+          }
+        }}
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const float* row{};
+          if (st.mslport_loop_mask0[wi]) {
+            row = (router_weights + (st.e[wi] * hidden_dim));
+            st.dot[wi] = 0.0f;
+            for (uint32_t d = lane; d < hidden_dim; d += 32u) {
+              st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+            }
           }
         }
       }
@@ -157,20 +231,40 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         if (st.mslport_c2_act[wi]) st.dot[wi] = st.mslport_c2_out[wi];
       }
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lane = wi % mslport::kSimdWidth;
-        if (st.mslport_loop_mask0[wi]) {
-          if (lane == 0u) {
-            logit[st.e[wi]] = st.dot[wi];
+      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+        #pragma omp simd
+        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = (lx - mslport_sx);
+          if (st.mslport_loop_mask0[wi]) {
+            if (lane == 0u) {
+              logit[st.e[wi]] = st.dot[wi];
+            }
           }
-        }
-        if (st.mslport_loop_mask0[wi]) {
-          st.e[wi] += n_simd;
-          st.mslport_loop_mask0[wi] = (st.e[wi] < n_experts);
+          if (st.mslport_loop_mask0[wi]) {
+            st.e[wi] += n_simd;
+            st.mslport_loop_mask0[wi] = (st.e[wi] < n_experts);
+          }
+        }}
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          if (st.mslport_loop_mask0[wi]) {
+            if (lane == 0u) {
+              logit[st.e[wi]] = st.dot[wi];
+            }
+          }
+          if (st.mslport_loop_mask0[wi]) {
+            st.e[wi] += n_simd;
+            st.mslport_loop_mask0[wi] = (st.e[wi] < n_experts);
+          }
         }
       }
     }

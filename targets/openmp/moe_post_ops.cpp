@@ -94,7 +94,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    const uint32_t col = (group.x * group_size.x) + local.x;
+    uint32_t col = (group.x * group_size.x) + local.x;
     if (col >= width) {
       {
         st.mslport_alive[wi] = false;
@@ -112,7 +112,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-      const uint32_t col = (group.x * group_size.x) + local.x;
+      uint32_t col = (group.x * group_size.x) + local.x;
       if (st.mslport_alive[wi]) {
         st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
       }
@@ -124,7 +124,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    const uint32_t col = (group.x * group_size.x) + local.x;
+    uint32_t col = (group.x * group_size.x) + local.x;
     if (st.mslport_alive[wi]) {
       out[col] = st.acc[wi];
     }
@@ -190,7 +190,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    const uint32_t col = (group.x * group_size.x) + local.x;
+    uint32_t col = (group.x * group_size.x) + local.x;
     if (col >= width) {
       {
         st.mslport_alive[wi] = false;
@@ -208,7 +208,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-      const uint32_t col = (group.x * group_size.x) + local.x;
+      uint32_t col = (group.x * group_size.x) + local.x;
       if (st.mslport_alive[wi]) {
         st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
       }
@@ -220,7 +220,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    const uint32_t col = (group.x * group_size.x) + local.x;
+    uint32_t col = (group.x * group_size.x) + local.x;
     if (st.mslport_alive[wi]) {
       residual[col] = (residual[col] + st.acc[wi]);
     }
@@ -260,6 +260,7 @@ extern "C" int mslport_entry_weighted_sum_residual_stacked_f32(const mslport_arg
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct weighted_sum_residual_norm_stacked_f32_state {
+  float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
@@ -310,15 +311,30 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      simd_partial[simd_id] = st.simd_total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        simd_partial[simd_id] = st.simd_total[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        simd_partial[simd_id] = st.simd_total[wi];
+      }
     }
   }
   // threadgroup_barrier (moe_post_ops.metal:130:5): every work-item loop above has finished
@@ -344,9 +360,22 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float scale = inv_rms[0];
-    for (uint32_t i_1 = tid; i_1 < n; i_1 += width) {
-      normed_out[i_1] = ((residual[i_1] * scale) * next_norm_w[i_1]);
+    st.scale[wi] = inv_rms[0];
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i_1 = mslport_start0 + (mslport_iter0 * width);
+      if (i_1 < n) {
+        normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
+      }
     }
   }
 }

@@ -13,12 +13,6 @@ struct dequant_matvec_4bit_v3_state {
   bool mslport_alive[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float acc[mslport::kMaxThreads];
-  const uint16_t* br[mslport::kMaxThreads];
-  const uint16_t* sr[mslport::kMaxThreads];
-  const uint32_t* wr[mslport::kMaxThreads];
-  uint32_t groups[mslport::kMaxThreads];
-  uint32_t words_per_group[mslport::kMaxThreads];
-  uint32_t words[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -38,44 +32,109 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
-    for (uint32_t i = tid; i < in_dim; i += tg_threads) {
-      xc[i] = x[i];
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+      if (i < in_dim) {
+        xc[i] = x[i];
+      }
     }
   }
   // threadgroup_barrier (quant_matvec.metal:55:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t sg = wi / mslport::kSimdWidth;
-    const uint32_t r = (tg_index * 8u) + sg;
-    if (r >= out_dim) {
-      {
-        st.mslport_alive[wi] = false;
-      }
-    }
-    if (st.mslport_alive[wi]) {
-      st.words[wi] = (in_dim >> 3);
-      st.words_per_group[wi] = (group_size >> 3);
-      st.groups[wi] = (in_dim / group_size);
-      st.wr[wi] = (W_packed + (r * st.words[wi]));
-      st.sr[wi] = (scales + (r * st.groups[wi]));
-      st.br[wi] = (biases + (r * st.groups[wi]));
-      st.acc[wi] = 0.0f;
-      for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
-        const uint32_t g = c / st.words_per_group[wi];
-        const uint32_t word = st.wr[wi][c];
-        const uint32_t base = c << 3;
-        float qx = 0.0f;
-        float xsum = 0.0f;
-        for (uint32_t k = 0u; k < 8u; ++k) {
-          const float xv = xc[base + k];
-          qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-          xsum += xv;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      uint32_t words{};
+      uint32_t words_per_group{};
+      uint32_t groups{};
+      const uint32_t* wr{};
+      const uint16_t* sr{};
+      const uint16_t* br{};
+      const uint32_t r = (tg_index * 8u) + sg;
+      if (r >= out_dim) {
+        {
+          st.mslport_alive[wi] = false;
         }
-        st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+      }
+      if (st.mslport_alive[wi]) {
+        words = (in_dim >> 3);
+        words_per_group = (group_size >> 3);
+        groups = (in_dim / group_size);
+        wr = (W_packed + (r * words));
+        sr = (scales + (r * groups));
+        br = (biases + (r * groups));
+        st.acc[wi] = 0.0f;
+        for (uint32_t c = lane; c < words; c += 32u) {
+          const uint32_t g = c / words_per_group;
+          const uint32_t word = wr[c];
+          const uint32_t base = c << 3;
+          float qx = 0.0f;
+          float xsum = 0.0f;
+          for (uint32_t k = 0u; k < 8u; ++k) {
+            const float xv = xc[base + k];
+            qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+            xsum += xv;
+          }
+          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+        }
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      uint32_t words{};
+      uint32_t words_per_group{};
+      uint32_t groups{};
+      const uint32_t* wr{};
+      const uint16_t* sr{};
+      const uint16_t* br{};
+      const uint32_t r = (tg_index * 8u) + sg;
+      if (r >= out_dim) {
+        {
+          st.mslport_alive[wi] = false;
+        }
+      }
+      if (st.mslport_alive[wi]) {
+        words = (in_dim >> 3);
+        words_per_group = (group_size >> 3);
+        groups = (in_dim / group_size);
+        wr = (W_packed + (r * words));
+        sr = (scales + (r * groups));
+        br = (biases + (r * groups));
+        st.acc[wi] = 0.0f;
+        for (uint32_t c = lane; c < words; c += 32u) {
+          const uint32_t g = c / words_per_group;
+          const uint32_t word = wr[c];
+          const uint32_t base = c << 3;
+          float qx = 0.0f;
+          float xsum = 0.0f;
+          for (uint32_t k = 0u; k < 8u; ++k) {
+            const float xv = xc[base + k];
+            qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+            xsum += xv;
+          }
+          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+        }
       }
     }
   }
@@ -97,17 +156,35 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t sg = wi / mslport::kSimdWidth;
-    const uint32_t r = (tg_index * 8u) + sg;
-    if (st.mslport_alive[wi]) {
-      if (lane == 0u) {
-        out[r] = st.total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      uint32_t r = (tg_index * 8u) + sg;
+      if (st.mslport_alive[wi]) {
+        if (lane == 0u) {
+          out[r] = st.total[wi];
+        }
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      if (st.mslport_alive[wi]) {
+        if (lane == 0u) {
+          out[r] = st.total[wi];
+        }
       }
     }
   }
@@ -149,12 +226,6 @@ struct dequant_matvec_8bit_v3_state {
   bool mslport_alive[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float acc[mslport::kMaxThreads];
-  const uint16_t* br[mslport::kMaxThreads];
-  const uint16_t* sr[mslport::kMaxThreads];
-  const uint32_t* wr[mslport::kMaxThreads];
-  uint32_t groups[mslport::kMaxThreads];
-  uint32_t words_per_group[mslport::kMaxThreads];
-  uint32_t words[mslport::kMaxThreads];
   bool mslport_c0_act[mslport::kMaxThreads];
   float mslport_c0_in[mslport::kMaxThreads];
   float mslport_c0_out[mslport::kMaxThreads];
@@ -174,44 +245,109 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
-    for (uint32_t i = tid; i < in_dim; i += tg_threads) {
-      xc[i] = x[i];
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+      if (i < in_dim) {
+        xc[i] = x[i];
+      }
     }
   }
   // threadgroup_barrier (quant_matvec.metal:111:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t sg = wi / mslport::kSimdWidth;
-    const uint32_t r = (tg_index * 8u) + sg;
-    if (r >= out_dim) {
-      {
-        st.mslport_alive[wi] = false;
-      }
-    }
-    if (st.mslport_alive[wi]) {
-      st.words[wi] = (in_dim >> 2);
-      st.words_per_group[wi] = (group_size >> 2);
-      st.groups[wi] = (in_dim / group_size);
-      st.wr[wi] = (W_packed + (r * st.words[wi]));
-      st.sr[wi] = (scales + (r * st.groups[wi]));
-      st.br[wi] = (biases + (r * st.groups[wi]));
-      st.acc[wi] = 0.0f;
-      for (uint32_t c = lane; c < st.words[wi]; c += 32u) {
-        const uint32_t g = c / st.words_per_group[wi];
-        const uint32_t word = st.wr[wi][c];
-        const uint32_t base = c << 2;
-        float qx = 0.0f;
-        float xsum = 0.0f;
-        for (uint32_t k = 0u; k < 4u; ++k) {
-          const float xv = xc[base + k];
-          qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-          xsum += xv;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      uint32_t words{};
+      uint32_t words_per_group{};
+      uint32_t groups{};
+      const uint32_t* wr{};
+      const uint16_t* sr{};
+      const uint16_t* br{};
+      const uint32_t r = (tg_index * 8u) + sg;
+      if (r >= out_dim) {
+        {
+          st.mslport_alive[wi] = false;
         }
-        st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+      }
+      if (st.mslport_alive[wi]) {
+        words = (in_dim >> 2);
+        words_per_group = (group_size >> 2);
+        groups = (in_dim / group_size);
+        wr = (W_packed + (r * words));
+        sr = (scales + (r * groups));
+        br = (biases + (r * groups));
+        st.acc[wi] = 0.0f;
+        for (uint32_t c = lane; c < words; c += 32u) {
+          const uint32_t g = c / words_per_group;
+          const uint32_t word = wr[c];
+          const uint32_t base = c << 2;
+          float qx = 0.0f;
+          float xsum = 0.0f;
+          for (uint32_t k = 0u; k < 4u; ++k) {
+            const float xv = xc[base + k];
+            qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+            xsum += xv;
+          }
+          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+        }
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      uint32_t words{};
+      uint32_t words_per_group{};
+      uint32_t groups{};
+      const uint32_t* wr{};
+      const uint16_t* sr{};
+      const uint16_t* br{};
+      const uint32_t r = (tg_index * 8u) + sg;
+      if (r >= out_dim) {
+        {
+          st.mslport_alive[wi] = false;
+        }
+      }
+      if (st.mslport_alive[wi]) {
+        words = (in_dim >> 2);
+        words_per_group = (group_size >> 2);
+        groups = (in_dim / group_size);
+        wr = (W_packed + (r * words));
+        sr = (scales + (r * groups));
+        br = (biases + (r * groups));
+        st.acc[wi] = 0.0f;
+        for (uint32_t c = lane; c < words; c += 32u) {
+          const uint32_t g = c / words_per_group;
+          const uint32_t word = wr[c];
+          const uint32_t base = c << 2;
+          float qx = 0.0f;
+          float xsum = 0.0f;
+          for (uint32_t k = 0u; k < 4u; ++k) {
+            const float xv = xc[base + k];
+            qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+            xsum += xv;
+          }
+          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+        }
       }
     }
   }
@@ -233,17 +369,35 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t sg = wi / mslport::kSimdWidth;
-    const uint32_t r = (tg_index * 8u) + sg;
-    if (st.mslport_alive[wi]) {
-      if (lane == 0u) {
-        out[r] = st.total[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      uint32_t r = (tg_index * 8u) + sg;
+      if (st.mslport_alive[wi]) {
+        if (lane == 0u) {
+          out[r] = st.total[wi];
+        }
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      if (st.mslport_alive[wi]) {
+        if (lane == 0u) {
+          out[r] = st.total[wi];
+        }
       }
     }
   }
@@ -307,8 +461,21 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.part[wi] = 0.0f;
-    for (uint32_t i = tid; i < in_dim; i += tg_threads) {
-      st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+      if (i < in_dim) {
+        st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
+      }
     }
   }
   // simd_sum at quant_matvec.metal:173:21: combines the active lanes of each 32-lane SIMD group
@@ -329,15 +496,30 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.s[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t sg = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      sg_part[sg] = st.s[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        sg_part[sg] = st.s[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        sg_part[sg] = st.s[wi];
+      }
     }
   }
   // threadgroup_barrier (quant_matvec.metal:177:5): every work-item loop above has finished

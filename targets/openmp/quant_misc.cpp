@@ -169,6 +169,7 @@ extern "C" int mslport_entry_rms_norm_apply_bf16(const mslport_args* a, const ms
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct rms_norm_bf16_fused_n_tokens_state {
+  float inv_rms[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float group_sq[mslport::kMaxThreads];
   float sq[mslport::kMaxThreads];
@@ -192,9 +193,22 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += width) {
-      const float v = x[base + i];
-      st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * width);
+      if (i < dim) {
+        const float v = x[base + i];
+        st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
+      }
     }
   }
   // simd_sum at quant_misc.metal:97:28: combines the active lanes of each 32-lane SIMD group
@@ -215,15 +229,30 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.group_sq[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      partials[simd_id] = st.group_sq[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        partials[simd_id] = st.group_sq[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        partials[simd_id] = st.group_sq[wi];
+      }
     }
   }
   // threadgroup_barrier (quant_misc.metal:101:5): every work-item loop above has finished
@@ -251,9 +280,22 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const float inv_rms = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
-    for (uint32_t i_1 = tid; i_1 < dim; i_1 += width) {
-      out[base + i_1] = ((x[base + i_1] * inv_rms) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
+    st.inv_rms[wi] = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
+    const uint32_t mslport_start1 = tid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+      if (i_1 < dim) {
+        out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
+      }
     }
   }
 }
@@ -435,8 +477,21 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.m[wi] = l[0];
-    for (uint32_t e = tid; e < n_experts; e += width) {
-      st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
+    const uint32_t mslport_start0 = tid;
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t e = mslport_start0 + (mslport_iter0 * width);
+      if (e < n_experts) {
+        st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
+      }
     }
   }
   // simd_max at quant_misc.metal:197:9: combines the active lanes of each 32-lane SIMD group
@@ -457,15 +512,30 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.m[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      part_max[simd_id] = st.m[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        part_max[simd_id] = st.m[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        part_max[simd_id] = st.m[wi];
+      }
     }
   }
   // threadgroup_barrier (quant_misc.metal:201:5): every work-item loop above has finished
@@ -493,10 +563,23 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.s[wi] = 0.0f;
-    for (uint32_t e_1 = tid; e_1 < n_experts; e_1 += width) {
-      const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
-      expv[e_1] = v;
-      st.s[wi] += v;
+    const uint32_t mslport_start1 = tid;
+  }
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+    // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
+      if (e_1 < n_experts) {
+        const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
+        expv[e_1] = v;
+        st.s[wi] += v;
+      }
     }
   }
   // simd_sum at quant_misc.metal:213:9: combines the active lanes of each 32-lane SIMD group
@@ -517,15 +600,30 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.s[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t lane = wi % mslport::kSimdWidth;
-    const uint32_t simd_id = wi / mslport::kSimdWidth;
-    if (lane == 0u) {
-      part_sum[simd_id] = st.s[wi];
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = (lx - mslport_sx);
+      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+      if (lane == 0u) {
+        part_sum[simd_id] = st.s[wi];
+      }
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lane = wi % mslport::kSimdWidth;
+      const uint32_t simd_id = wi / mslport::kSimdWidth;
+      if (lane == 0u) {
+        part_sum[simd_id] = st.s[wi];
+      }
     }
   }
   // threadgroup_barrier (quant_misc.metal:217:5): every work-item loop above has finished
@@ -708,7 +806,7 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const m
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const bool mine = tid < k;
+    bool mine = tid < k;
     if (mine && (st.total[wi] > 0.0f)) {
       weights[(token * k) + tid] = (st.w[wi] / st.total[wi]);
     }

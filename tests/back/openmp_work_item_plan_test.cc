@@ -83,3 +83,30 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   EXPECT_EQ(storage("moved"), Storage::PerThread);
   EXPECT_EQ(storage("loaded"), Storage::PerThread);
 }
+
+TEST(WorkItemPlan, RecomputedValuesNeverDivideByAVariable) {
+  // A dead work-item recomputes too: `q = i / n` could trap for n == 0
+  // where the kernel's own code would not have divided.
+  std::string path = mslport::testing::write_temp_file("remat_div.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+              threadgroup float* sh [[threadgroup(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  if (n == 0u) return;
+  uint q = tid / n;
+  uint h = tid / 2u;
+  sh[tid] = float(q + h);
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[tid] = sh[tid ^ 1u] + float(q) + float(h);
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_work_item_loops(k);
+  for (size_t i = 0; i < k.vars.size(); ++i) {
+    if (k.vars[i].name == "q") EXPECT_EQ(plan.storage[i], Storage::PerThread);
+    if (k.vars[i].name == "h") EXPECT_EQ(plan.storage[i], Storage::Remat);
+  }
+}

@@ -1,6 +1,7 @@
 #include "passes/loop_schedule_points.h"
 
 #include "passes/lower_execution_model.h"
+#include "passes/uniformity.h"
 #include "pass_test_util.h"
 
 using namespace mslport;
@@ -62,7 +63,7 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
               threadgroup float* sh [[threadgroup(0)]],
               uint lid [[thread_position_in_threadgroup]], uint i [[thread_position_in_grid]]) {
   float a = 0.0f;
-  for (uint c = lid; c < n; c += 32u) a += out[c];        // trip count differs per thread
+  for (uint c = lid; c < out[1]; c += 32u) a += out[c];   // trip count differs, bound not uniform
   for (uint j = 0; j < 8u; j++) a += out[j];              // literal bound: unrolled by the compiler
   for (uint p = 0; p < n; p++)                            // holds a loop
     for (uint q = 0; q < n; q++) a += out[p * n + q];
@@ -77,4 +78,32 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
 }
 )");
   EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 0);
+}
+
+TEST(LoopSchedulePoints, ThreadStridedLoopGetsAUniformTripCount) {
+  // for (c = lane; c < n; c += 32)  =>  start = lane;
+  //   for (it = 0; it < (n == 0 ? 0 : (n - 1) / 32 + 1); it += 1) { c = start + it * 32; if (c < n) ... }
+  auto m = parse_or_die(R"(
+kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], uint lane [[thread_index_in_simdgroup]],
+              uint g [[threadgroup_position_in_grid]]) {
+  float acc = 0.0f;
+  for (uint c = lane; c < n; c += 32u) acc += w[c];
+  out[g * 32u + lane] = acc;
+}
+)");
+  auto& k = m.kernels[0];
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 1);
+  const Stmt* loop = first_loop(k);
+  ASSERT_NE(loop, nullptr);
+  EXPECT_TRUE(starts_with_schedule_point(*loop));
+  ASSERT_EQ(loop->init->kind, Stmt::Kind::Decl);
+  EXPECT_EQ(k.vars[loop->init->var].name.rfind("mslport_iter", 0), 0u);
+  passes::UniformityInfo info = passes::analyze_uniformity(k);
+  EXPECT_EQ(info.loop_level.at(loop), passes::Uniformity::Threadgroup);
+  // The body declares c from the start and the iteration, then guards on c < n.
+  ASSERT_EQ(loop->body->stmts.size(), 3u);
+  EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::Decl);
+  EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c");
+  EXPECT_EQ(loop->body->stmts[2]->kind, Stmt::Kind::If);
 }

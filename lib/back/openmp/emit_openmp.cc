@@ -15,6 +15,7 @@
 
 #include "back/openmp/cpp_printer.h"
 #include "back/openmp/sanitize.h"
+#include <functional>
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -64,7 +65,17 @@ class KernelEmitter {
   // allow_simd = false for loops that leave early (return / divergence checks).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
                            bool allow_simd = true);
-  void close_work_item_loop() { --indent_; line("}"); }
+  void close_work_item_loop() {
+    --indent_;
+    line(simd_chunked_ ? "}}" : "}");
+  }
+  // Emits a work-item loop running `body` over every work-item. When the
+  // statements use the SIMD lane or SIMD-group index, threadgroups whose x
+  // size is a multiple of 32 get the loop split per SIMD group, where the
+  // lane is the induction variable minus a constant: `a[lane + 32 * k]`
+  // becomes a contiguous vector load instead of a gather (wi % 32 hides the
+  // stride from the compiler). Other sizes take the plain loop.
+  void work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body);
 
   // ---- statements
   void tg_block(const Stmt& b);
@@ -93,6 +104,7 @@ class KernelEmitter {
   std::vector<std::string> state_members_;
   int alive_var_ = -1;
   bool returns_if_converted_ = false;  // the loop being opened has its returns as if/else
+  bool simd_chunked_ = false;          // the loop being emitted runs one SIMD group per chunk
 };
 
 std::string KernelEmitter::builtin_value(const Param& p, bool) const {
@@ -112,8 +124,10 @@ std::string KernelEmitter::builtin_value(const Param& p, bool) const {
     case BuiltinId::DispatchThreadsPerThreadgroup: return pick("geo.full_size");
     case BuiltinId::GridOrigin: return scalar ? "0u" : "mslport::vec<uint32_t, 3>{0u, 0u, 0u}";
     case BuiltinId::ThreadIndexInThreadgroup: return "wi";
-    case BuiltinId::ThreadIndexInSimdgroup: return "wi % mslport::kSimdWidth";
-    case BuiltinId::SimdgroupIndexInThreadgroup: return "wi / mslport::kSimdWidth";
+    case BuiltinId::ThreadIndexInSimdgroup:
+      return simd_chunked_ ? "(lx - mslport_sx)" : "wi % mslport::kSimdWidth";
+    case BuiltinId::SimdgroupIndexInThreadgroup:
+      return simd_chunked_ ? "((wi - (lx - mslport_sx)) / mslport::kSimdWidth)" : "wi / mslport::kSimdWidth";
     case BuiltinId::ThreadsPerSimdgroup: return "mslport::kSimdWidth";
     case BuiltinId::SimdgroupsPerThreadgroup: return "(geo.nthreads + mslport::kSimdWidth - 1) / mslport::kSimdWidth";
   }
@@ -160,8 +174,19 @@ void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, cons
   }
   for (int v : remat) {
     const Var& var = k_.vars[v];
-    line("const " + p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
+    line(p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
   }
+  std::set<int> used;
+  auto note = [&](const Expr& e) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef && plan_.declared_in_loop.count(x.index)) used.insert(x.index);
+      return true;
+    });
+    return false;
+  };
+  for (auto* s : stmts) walk_stmt_exprs(*s, note);
+  for (auto* e : exprs) if (e) note(*e);
+  for (int v : used) line(p_.declarator(k_.vars[v].type, k_.vars[v].name) + "{};");
 }
 
 std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts,
@@ -181,6 +206,39 @@ std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts
   return used;
 }
 
+void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body) {
+  bool lanes = false;
+  std::vector<const Expr*> inits;
+  for (int v : remat_used(stmts, {})) inits.push_back(plan_.remat_init[v]);
+  for (int i : builtins_used(stmts, inits)) {
+    BuiltinId b = k_.params[i].builtin;
+    lanes = lanes || b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup;
+  }
+  if (!lanes || san_) {
+    open_work_item_loop(stmts, {});
+    body();
+    close_work_item_loop();
+    return;
+  }
+  const bool converted = returns_if_converted_;  // read by each open_work_item_loop
+  line("if (geo.tg_size.x % mslport::kSimdWidth == 0) {");
+  ++indent_;
+  simd_chunked_ = true;
+  open_work_item_loop(stmts, {});
+  body();
+  close_work_item_loop();
+  simd_chunked_ = false;
+  --indent_;
+  line("} else {");
+  ++indent_;
+  returns_if_converted_ = converted;
+  open_work_item_loop(stmts, {});
+  body();
+  close_work_item_loop();
+  --indent_;
+  line("}");
+}
+
 void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
                                         bool allow_simd) {
   // x innermost with unit stride, so thread_position_* along x is a plain
@@ -194,8 +252,14 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   if (!returns_if_converted_)
     for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
   // Sanitizing: the checker's calls must run in order.
-  if (simd && !san_) line("#pragma omp simd");
-  line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
+  if (simd_chunked_) {
+    line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
+    if (simd && !san_) line("#pragma omp simd");
+    line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
+  } else {
+    if (simd && !san_) line("#pragma omp simd");
+    line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
+  }
   ++indent_;
   line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
   work_item_values(stmts, exprs);
@@ -444,12 +508,19 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
 }
 
 void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
+  // Only declarations of variables each work-item loop recomputes or
+  // declares itself: nothing to run.
+  bool empty = true;
+  for (auto* s : stmts)
+    empty = empty && s->kind == Stmt::Kind::Decl &&
+            (plan_.storage[s->var] == Storage::Remat || (!s->expr && plan_.declared_in_loop.count(s->var)));
+  if (empty) return;
   bool has_return = false;
   for (auto* s : stmts) has_return = has_return || passes::contains_return(*s);
   if (!has_return) {
-    open_work_item_loop(stmts, {});
-    for (auto* s : stmts) wi_stmt(*s);
-    close_work_item_loop();
+    work_item_loop(stmts, [&] {
+      for (auto* s : stmts) wi_stmt(*s);
+    });
     return;
   }
   // `if (c) { ...; return; } rest` at the top of the region becomes
@@ -464,10 +535,11 @@ void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
   }
   if (returns == guards) {
     returns_if_converted_ = true;
-    open_work_item_loop(stmts, {});
+    work_item_loop(stmts, [&] {
+      returns_if_converted_ = false;
+      guarded_stmts(stmts, 0);
+    });
     returns_if_converted_ = false;
-    guarded_stmts(stmts, 0);
-    close_work_item_loop();
     return;
   }
   // Otherwise a `return` ends only this work-item: run its statements in a lambda.
@@ -542,6 +614,8 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
       break;
     case Stmt::Kind::Decl: {
       const Var& v = k_.vars[s.var];
+      // Declared by work_item_values.
+      if (!s.expr && (plan_.declared_in_loop.count(s.var) || plan_.storage[s.var] == Storage::Remat)) break;
       if (plan_.storage[s.var] == Storage::PerThread) {
         if (!s.expr) break;
         if (s.expr->kind == Expr::Kind::InitList) {
@@ -557,7 +631,14 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
       line(s.expr ? d + " = " + ex(*s.expr, true) + ";" : d + ";");
       break;
     }
-    case Stmt::Kind::ExprStmt: line(ex(*s.expr, true) + ";"); break;
+    case Stmt::Kind::ExprStmt:
+      // The defining assignment of a recomputed variable: each loop that
+      // reads it computes it (work_item_values).
+      if (s.expr->kind == Expr::Kind::Assign && !s.expr->assign_op && s.expr->args[0]->kind == Expr::Kind::VarRef &&
+          plan_.storage[s.expr->args[0]->index] == Storage::Remat)
+        break;
+      line(ex(*s.expr, true) + ";");
+      break;
     case Stmt::Kind::If:
       line("if (" + ex(*s.expr, true) + ") {");
       wi_block_contents(*s.body);

@@ -76,6 +76,7 @@ struct Planner {
   // ---- storage: in which work-item loops is each variable used?
   int next_region = 0;
   std::vector<std::set<int>> regions;
+  std::unordered_set<int> bare_decls;
   std::vector<bool> forced;
 
   void note_refs_expr(const Expr& e, int r) {
@@ -99,6 +100,12 @@ struct Planner {
     for (auto& s : b.stmts) {
       if (!plan.is_tg_level(s.get())) {
         if (cur < 0) cur = next_region++;
+        // A bare declaration (predicate_sync hoists them out of the masked
+        // pieces) is no use of the variable: it may still live in one loop.
+        if (s->kind == Stmt::Kind::Decl && !s->expr) {
+          bare_decls.insert(s->var);
+          continue;
+        }
         note_refs(*s, cur);
       } else {
         cur = -1;
@@ -143,33 +150,55 @@ struct Planner {
 
 // Per-thread variables kept in arrays that can be recomputed instead (see
 // Storage::Remat): declared once with an initialiser, never written again,
-// the initialiser built from literals, value parameters, thread ids and
-// variables that are themselves single-definition (uniform or Remat), with
-// no memory access or call.
+// the initialiser built from literals, parameters (pointer arithmetic on
+// buffers included), thread ids and variables that are themselves
+// single-definition (uniform or Remat), with no memory access, call or
+// integer division by a non-literal.
 void choose_remat(const Kernel& k, WorkItemPlan& plan) {
   plan.remat_init.assign(k.vars.size(), nullptr);
+  // The defining expression: the declaration's initialiser, or the one plain
+  // assignment to a variable declared without one (predicate_sync splits
+  // declarations under masks that way).
   std::vector<const Expr*> def(k.vars.size(), nullptr);
   std::vector<int> writes(k.vars.size(), 0);
+  std::vector<bool> top_level(k.vars.size(), false);
+  for (auto& s : k.body->stmts)
+    if (s->kind == Stmt::Kind::Decl) top_level[s->var] = true;
   walk_stmts(*k.body, [&](const Stmt& s) {
-    if (s.kind == Stmt::Kind::Decl) {
+    if (s.kind == Stmt::Kind::Decl && s.expr) {
       ++writes[s.var];
-      if (s.expr) def[s.var] = s.expr.get();
+      def[s.var] = s.expr.get();
     }
     return true;
   });
   walk_stmt_exprs(*k.body, [&](const Expr& e) {
     int v = written_variable(e);
-    if (v >= 0) ++writes[v];
+    if (v >= 0) {
+      ++writes[v];
+      if (e.kind == Expr::Kind::Assign && !e.assign_op && e.args[0]->kind == Expr::Kind::VarRef)
+        def[v] = e.args[1].get();
+      else
+        writes[v] += 2;
+    }
     if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::AddrOf && !e.args.empty() &&
         e.args[0]->kind == Expr::Kind::VarRef)
       writes[e.args[0]->index] += 2;
     return true;
   });
-  auto single_def = [&](int v) { return writes[v] == 1 && def[v] && k.vars[v].type.is_scalar(); };
+  auto single_def = [&](int v) {
+    return writes[v] == 1 && def[v] && (k.vars[v].type.is_scalar() || k.vars[v].type.is_pointer());
+  };
+  // Recomputed values run for every work-item, also those whose own code
+  // would not have reached the definition: no operation that can trap.
+  auto nonzero_literal = [](const Expr* d) {
+    while (d->kind == Expr::Kind::Cast) d = d->args[0].get();
+    return d->kind == Expr::Kind::IntLit && d->int_value != 0;
+  };
   std::vector<bool> remat(k.vars.size(), false);
   auto pure = [&](const Expr& init) {
     bool ok = true;
     walk_exprs(init, [&](const Expr& x) {
+      if (!ok) return false;
       switch (x.kind) {
         case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::Cast:
         case Expr::Kind::Conditional: case Expr::Kind::Swizzle: case Expr::Kind::VectorConstruct:
@@ -179,15 +208,22 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
           ok = x.unary_op == UnaryOp::Neg || x.unary_op == UnaryOp::Plus || x.unary_op == UnaryOp::Not ||
                x.unary_op == UnaryOp::BitNot;
           break;
-        case Expr::Kind::Binary: ok = x.binary_op != BinaryOp::Comma; break;
+        case Expr::Kind::Binary:
+          ok = x.binary_op != BinaryOp::Comma;
+          if ((x.binary_op == BinaryOp::Div || x.binary_op == BinaryOp::Rem) && !is_float(x.type.scalar))
+            ok = nonzero_literal(x.args[1].get());
+          break;
         case Expr::Kind::Member: ok = !x.args[0]->type.is_pointer(); break;
         case Expr::Kind::ParamRef: {
           const Param& p = k.params[x.index];
-          ok = p.kind == Param::Kind::Builtin || !p.type.is_pointer();
+          ok = true;  // a buffer pointer itself, not what it points to
           break;
         }
         case Expr::Kind::VarRef:
-          ok = single_def(x.index) && (remat[x.index] || plan.storage[x.index] == Storage::Uniform);
+          // Uniform inputs declared at the kernel's top level are in scope
+          // in every work-item loop.
+          ok = single_def(x.index) &&
+               (remat[x.index] || (plan.storage[x.index] == Storage::Uniform && top_level[x.index]));
           break;
         default: ok = false;
       }
@@ -281,11 +317,20 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
   choose_remat(k, plan);
   // A per-thread variable declared at threadgroup level (not inside a
   // work-item loop) needs the array even if only one loop uses it.
+  // One declared there without initialiser (predicate_sync hoists
+  // declarations out of masked pieces) and used in one loop only is declared
+  // inside that loop instead.
   walk_stmts(*k.body, [&](const Stmt& s) {
-    if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) && plan.storage[s.var] == Storage::Local)
-      plan.storage[s.var] = Storage::PerThread;
+    if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) && plan.storage[s.var] == Storage::Local) {
+      if (!s.expr && p.regions[s.var].size() <= 1)
+        plan.declared_in_loop.insert(s.var);
+      else
+        plan.storage[s.var] = Storage::PerThread;
+    }
     return true;
   });
+  for (int v : p.bare_decls)
+    if (plan.storage[v] == Storage::Local) plan.declared_in_loop.insert(v);
   return plan;
 }
 

@@ -39,6 +39,9 @@ struct WorkItemPlan {
   passes::UniformityInfo uniformity;
 
   std::vector<const ir::Expr*> remat_init;     // per Kernel::vars: the defining expression of Remat ones
+  // Local variables whose declaration sits at threadgroup level without an
+  // initialiser: declared at the top of the one work-item loop using them.
+  std::unordered_set<int> declared_in_loop;
 
   bool is_tg_level(const ir::Stmt* s) const { return tg_level.count(s) != 0; }
   // Can this expression be evaluated once per threadgroup (no per-thread
