@@ -1,24 +1,42 @@
 // Shadow memory for `mslport check --sanitize`: C++ emitted with
 // EmitOptions::sanitize routes every access to threadgroup memory and device
-// buffers through Checker::ref, which checks it and returns the element.
+// buffers through Checker::ref (simdgroup_load/store through tile_load /
+// tile_store), which checks it and returns the element. Sanitized kernels run
+// their threadgroups one at a time (one Checker sees the whole dispatch).
 //
-// The model (one Checker per OpenMP thread, i.e. per threadgroup being run):
+// The ordering model (docs/design.md, "The sanitizer"):
 //  * epoch: the barrier interval. begin() and every threadgroup_barrier
-//    start a new one. Accesses in different epochs are ordered.
+//    start a new one. Threadgroup-memory accesses in different epochs are
+//    ordered.
 //  * seq: bumped by barriers, simdgroup_barrier and every SIMD-group
-//    collective. Within one epoch, two accesses of lanes of the SIMD group
-//    (wi / 32) are ordered when a collective or simdgroup_barrier lies between
-//    them; lanes of different SIMD groups are never ordered within an epoch.
-//    The lock-step barriers the backend inserts are not Metal ordering points
-//    and do not bump anything.
-//  * race: two different work-items touch the same threadgroup byte in one
-//    epoch, unordered, at least one writing. Per byte: the last writer, the
-//    first reader, the latest other reader of its SIMD group and the latest
-//    reader of another SIMD group.
+//    collective; phase (per work-item): simdgroup_matrix operations passed.
+//    Within one epoch, two accesses of lanes of one SIMD group (wi / 32) are
+//    ordered when a collective, simdgroup_barrier or simdgroup_matrix
+//    operation lies between them; lanes of different SIMD groups are never
+//    ordered within an epoch. The lock-step barriers the backend inserts are
+//    not Metal ordering points and do not bump anything.
+//  * simdgroup_load / simdgroup_store: the tile's accesses belong to the SIMD
+//    group as a whole (kSimdAgent), ordered with its own lanes, unordered
+//    with other SIMD groups in the same epoch.
+//  * device buffers (only those the kernel can write): device epochs start
+//    with each threadgroup and at threadgroup_barrier(mem_flags::mem_device).
+//    Accesses of different threadgroups are never ordered; within one
+//    threadgroup a device epoch change orders them (and the SIMD-group rule
+//    above). Atomics do not exist here: the front end rejects them.
+//  * race: two different work-items touch the same byte unordered, at least
+//    one writing. Threadgroup cells keep the last writer, the first reader,
+//    the latest other reader of its SIMD group and the latest reader of
+//    another SIMD group; device cells the last writer, the first reader and
+//    the latest other reader.
 //  * bounds: the access lies outside its allocation (static array, dynamic
 //    threadgroup memory of the case's size, device buffer of the case's
 //    size). The access then goes to a scratch element instead.
 //  * init: a threadgroup byte read that no work-item of this threadgroup wrote.
+//  * divergence: a threadgroup_barrier that some threads returned before
+//    while others wait at it; threads disagreeing on a condition that guards
+//    a barrier or SIMD-group function (the emitted code also fails the case);
+//    a simdgroup_matrix operation some lanes of a SIMD group skip; a
+//    simd_shuffle* / simd_broadcast reading an inactive lane.
 // Accesses made once at threadgroup level (wi == kTgLevel) are checked for
 // bounds and init only. Findings are kept per source-line pair and handed to
 // the runner as text by mslport_san_report (emitted with the module).
