@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Removes each threadgroup_barrier of metal_src/ in turn and checks whether
-# `mslport check --sanitize race,bounds,init` notices (a sanitizer finding or
+# `mslport check --sanitize race,bounds,init,divergence` notices (a sanitizer finding or
 # a golden mismatch). Prints one line per barrier and a summary.
 #   bash scripts/barrier_mutation.sh [build/tool/mslport]
 set -u
@@ -14,7 +14,7 @@ for f in $(find metal_src -name '*.metal' | sort); do
     total=$((total + 1))
     d="$work/m$total"; mkdir -p "$d"
     sed "${n}s/threadgroup_barrier([^)]*)[[:space:]]*;/\/* barrier removed *\//" "$f" > "$d/$(basename "$f")"
-    out=$("$mslport" check --target openmp --sanitize race,bounds,init --src "$d/$(basename "$f")" \
+    out=$("$mslport" check --target openmp --sanitize race,bounds,init,divergence --src "$d/$(basename "$f")" \
           --work-dir "$work/w" 2>&1)
     findings=$(printf '%s\n' "$out" | grep -c 'warning: ')
     failed=$(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' | tail -1)

@@ -61,9 +61,8 @@ bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string*
     if (name == "race") *checks |= back::openmp::kSanitizeRace;
     else if (name == "bounds") *checks |= back::openmp::kSanitizeBounds;
     else if (name == "init") *checks |= back::openmp::kSanitizeInit;
-    else if (name == "divergence") {
-      // Always on: a barrier or collective the threads disagree on fails the case.
-    } else {
+    else if (name == "divergence") *checks |= back::openmp::kSanitizeDivergence;
+    else {
       *error = "unknown sanitizer check '" + name + "' (race, bounds, init, divergence)";
       return false;
     }

@@ -60,7 +60,7 @@ std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<Loa
 // A finding of `mslport check --sanitize` (mslport/sanitizer_rt.h), at a
 // Metal source location, with an optional note at the other access.
 struct Finding {
-  std::string kind;  // "race" | "bounds" | "init"
+  std::string kind;  // "race" | "bounds" | "init" | "divergence"
   std::string file;
   int line = 0, col = 0;
   std::string message;

@@ -117,6 +117,22 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
     unsupported(e.loc, "Metal function '" + e.spelling + "'");
     return "/*unsupported*/0";
   }
+  if (san_ && e.kind == Expr::Kind::SimdMatrixOp && e.matrix_op != SimdMatrixOpKind::Fill) {
+    // Sanitizing: the tile's element accesses go through the checker, as
+    // the SIMD group's (mslport/sanitizer_rt.h); every operation counts for
+    // the divergence check.
+    const std::string who = wi ? "wi" : "mslport::san::kTgLevel";
+    const std::string site = san_->site(e.loc);
+    std::string args;
+    for (size_t i = 0; i < e.args.size(); ++i) args += ", " + expr(*e.args[i], wi);
+    if (e.matrix_op == SimdMatrixOpKind::Load || e.matrix_op == SimdMatrixOpKind::Store) {
+      int region = san_->pointer_region(*e.args[1]);
+      if (region == Sanitizer::kNotChecked) region = e.args[1]->type.space == AddressSpace::Threadgroup ? -2 : -1;
+      return std::string("mslport_san.") + (e.matrix_op == SimdMatrixOpKind::Load ? "tile_load(" : "tile_store(") +
+             site + ", " + std::to_string(region) + args + ", " + who + ")";
+    }
+    return "(mslport_san.tile_op(" + site + ", " + who + "), mslport::msl::" + name + "(" + args.substr(2) + "))";
+  }
   if (name == "make_filled_simdgroup_matrix" && e.args.size() == 1)
     return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
   std::string s = "mslport::msl::" + name + "(";

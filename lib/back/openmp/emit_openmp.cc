@@ -88,7 +88,7 @@ class KernelEmitter {
   void collective(const Stmt& s);
   // Evaluates a condition once per threadgroup; if it involves per-thread
   // values, evaluates it per thread and reports divergence.
-  std::string tg_condition(const Expr& cond, const SourceLoc& where);
+  std::string tg_condition(const Expr& cond, const SourceLoc& where, const Stmt* body = nullptr);
 
   const Module& m_;
   const Kernel& k_;
@@ -265,7 +265,19 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   work_item_values(stmts, exprs);
 }
 
-std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where) {
+// The first barrier or SIMD-group function in `s` (for the divergence finding's note).
+static const Stmt* first_sync(const Stmt* s) {
+  const Stmt* found = nullptr;
+  if (s)
+    walk_stmts(*s, [&](const Stmt& x) {
+      if (found) return false;
+      if ((x.kind == Stmt::Kind::Barrier && !x.lockstep) || passes::is_canonical_collective_stmt(x)) found = &x;
+      return !found;
+    });
+  return found;
+}
+
+std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where, const Stmt* body) {
   if (plan_.tg_evaluable(k_, cond)) return ex(cond, false);
   if (cond.kind == Expr::Kind::Call && cond.spelling == passes::kThreadgroupAny) {
     // Any thread still iterating keeps the whole threadgroup iterating.
@@ -282,11 +294,21 @@ std::string KernelEmitter::tg_condition(const Expr& cond, const SourceLoc& where
   line("{");
   ++indent_;
   line("bool mslport_first = true;");
+  if (san_) line("uint32_t mslport_first_wi = 0;");
   open_work_item_loop({}, {&cond}, /*allow_simd=*/false);
   if (alive_var_ >= 0) line("if (!" + p_.var_ref(alive_var_, true) + ") continue;");
   line("const bool v = " + ex(cond, true) + ";");
-  line("if (mslport_first) { " + c + " = v; mslport_first = false; }");
-  line("else if (v != " + c + ") { err.set(mslport::divergence_message(\"" + loc_string(where) +
+  line("if (mslport_first) { " + c + " = v; mslport_first = false;" + (san_ ? " mslport_first_wi = wi;" : "") + " }");
+  std::string report;
+  if (san_) {
+    const Stmt* sync = first_sync(body);
+    const SourceLoc& sync_loc = sync && sync->kind != Stmt::Kind::Barrier && sync->expr
+                                    ? (sync->kind == Stmt::Kind::Decl ? sync->expr->loc : sync->expr->args[1]->loc)
+                                    : (sync ? sync->loc : where);
+    report = "mslport_san.divergent(" + san_->site(where) + ", " + (sync ? "&" + san_->site(sync_loc) : "nullptr") +
+             ", mslport_first_wi, " + c + ", wi); ";
+  }
+  line("else if (v != " + c + ") { " + report + "err.set(mslport::divergence_message(\"" + loc_string(where) +
        "\", geo)); return; }");
   close_work_item_loop();
   --indent_;
@@ -355,6 +377,9 @@ void KernelEmitter::collective(const Stmt& s) {
           {CollectiveOp::SimdShuffleUp, "Up"}, {CollectiveOp::SimdShuffleXor, "Xor"}};
       line("mslport::simd_shuffle(mslport::Shuffle::" + std::string(kKind.at(c.collective_op)) + ", " + in + ", " +
            (has_arg ? arg : std::string("(const uint32_t*)nullptr")) + ", " + act + ", nthreads, " + out + ");");
+      if (san_ && has_arg)
+        line("mslport_san.shuffle(" + san_->site(c.loc) + ", mslport::Shuffle::" + kKind.at(c.collective_op) + ", " +
+             arg + ", " + act + ", nthreads);");
       break;
     }
     case CollectiveOp::SimdAll: case CollectiveOp::SimdAny:
@@ -405,7 +430,7 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
       }
       break;
     case Stmt::Kind::If: {
-      std::string c = tg_condition(*s.expr, s.loc);
+      std::string c = tg_condition(*s.expr, s.loc, s.body.get());
       line("if (" + c + ") {");
       ++indent_;
       tg_block(*s.body);
@@ -464,13 +489,13 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
         if (s.expr) {
           line("if (!mslport_first_iter) {");
           ++indent_;
-          std::string c = tg_condition(*s.expr, s.loc);
+          std::string c = tg_condition(*s.expr, s.loc, s.body.get());
           line("if (!" + c + ") break;");
           --indent_;
           line("}");
         }
       } else if (s.expr) {
-        std::string c = tg_condition(*s.expr, s.loc);
+        std::string c = tg_condition(*s.expr, s.loc, s.body.get());
         line("if (!" + c + ") break;");
       }
       tg_block(*s.body);
@@ -501,8 +526,10 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
              loc_string(s.loc) + "): every work-item loop above has finished");
       if (san_ && s.lockstep)
         line("// (inserted for SIMD-group lock-step: no Metal ordering point, so the sanitizer ignores it)");
+      else if (san_ && s.simdgroup_scope)
+        line("mslport_san.simd_sync();");
       else if (san_)
-        line(s.simdgroup_scope ? "mslport_san.simd_sync();" : "mslport_san.barrier();");
+        line("mslport_san.barrier(" + san_->site(s.loc) + ", " + ((s.mem_flags & 1) ? "true" : "false") + ");");
       break;
   }
 }
@@ -638,6 +665,11 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
           plan_.storage[s.expr->args[0]->index] == Storage::Remat)
         break;
       line(ex(*s.expr, true) + ";");
+      // Sanitizing: an early return (eliminate_returns' `alive = false`) is
+      // remembered for the divergence check of later barriers.
+      if (san_ && alive_var_ >= 0 && s.expr->kind == Expr::Kind::Assign && !s.expr->assign_op &&
+          s.expr->args[0]->kind == Expr::Kind::VarRef && s.expr->args[0]->index == alive_var_)
+        line("mslport_san.returned(" + san_->site(s.loc) + ", wi);");
       break;
     case Stmt::Kind::If:
       line("if (" + ex(*s.expr, true) + ") {");
@@ -803,7 +835,14 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   cpp << "  mslport::validate_dispatch(dispatch);\n";
   cpp << "  const int64_t ngroups = int64_t(mslport::group_count(dispatch));\n";
   cpp << "  mslport::ErrorSlot err;\n";
-  cpp << "#pragma omp parallel\n";
+  if (san_) {
+    // Sanitizing: one threadgroup at a time, so the checker's device-buffer
+    // shadow sees the whole dispatch without locks.
+    cpp << "  mslport::san::dispatch_begin();\n";
+    cpp << "#pragma omp parallel num_threads(1)\n";
+  } else {
+    cpp << "#pragma omp parallel\n";
+  }
   cpp << "  {\n";
   cpp << "    std::unique_ptr<" << state << "> st(new " << state << ");\n";
   for (auto& p : k_.params)

@@ -34,6 +34,30 @@ int Sanitizer::region_of(const Expr& base) const {
   }
 }
 
+int Sanitizer::pointer_region(const Expr& ptr) const {
+  const Expr* e = &ptr;
+  for (;;) {
+    if (e->kind == Expr::Kind::TgAllocRef || e->kind == Expr::Kind::ParamRef) {
+      int r = region_of(*e);
+      if (r != kNotChecked) return r;
+      break;
+    }
+    if (e->kind == Expr::Kind::Cast || (e->kind == Expr::Kind::Unary && e->unary_op == UnaryOp::AddrOf) ||
+        e->kind == Expr::Kind::Index) {
+      e = e->args[0].get();
+      continue;
+    }
+    if (e->kind == Expr::Kind::Binary && (e->binary_op == BinaryOp::Add || e->binary_op == BinaryOp::Sub)) {
+      const Expr* l = e->args[0].get();
+      const Expr* r = e->args[1].get();
+      if (l->type.is_pointer() || l->type.is_array()) { e = l; continue; }
+      if (r->type.is_pointer() || r->type.is_array()) { e = r; continue; }
+    }
+    break;
+  }
+  return region_of(ptr);
+}
+
 std::string Sanitizer::site(const SourceLoc& loc) {
   sites_.push_back(loc);
   return "mslport_site_" + k_.name + "_" + std::to_string(sites_.size() - 1);
@@ -71,7 +95,9 @@ std::vector<std::string> Sanitizer::begin_statements(const CppPrinter& p) const 
                     "_bytes, " + elem + ");");
     else if (prm.kind == Param::Kind::Buffer)
       out.push_back("mslport_san.region(" + id + ", " + c_string(prm.name) + ", false, " + prm.name +
-                    ", mslport::san::buffer_bytes(" + std::to_string(prm.index) + "), " + elem + ");");
+                    ", mslport::san::buffer_bytes(" + std::to_string(prm.index) + "), " + elem + ", " +
+                    // Only buffers the kernel can write take part in race checks.
+                    (prm.type.space == AddressSpace::Device && !prm.type.is_const ? "true" : "false") + ");");
   }
   return out;
 }

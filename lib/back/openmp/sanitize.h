@@ -16,7 +16,7 @@ namespace mslport::back::openmp {
 class CppPrinter;
 
 // EmitOptions::sanitize bits (the same values as mslport::san::kRace ...).
-enum SanitizeCheck : unsigned { kSanitizeRace = 1, kSanitizeBounds = 2, kSanitizeInit = 4 };
+enum SanitizeCheck : unsigned { kSanitizeRace = 1, kSanitizeBounds = 2, kSanitizeInit = 4, kSanitizeDivergence = 8 };
 
 class Sanitizer {
  public:
@@ -29,6 +29,11 @@ class Sanitizer {
   // threadgroup memory to be looked up at run time, or kNotChecked
   // (private arrays and pointers, vectors, structs of constants).
   int region_of(const ir::Expr& base) const;
+  // The region argument for the memory a pointer expression points into
+  // (simdgroup_load / simdgroup_store): the allocation under `&a[i]`, `p + n`
+  // and casts when it is known statically, else looked up at run time.
+  int pointer_region(const ir::Expr& ptr) const;
+  unsigned checks() const { return checks_; }
   // C++ name of the static mslport::san::Site for `loc`.
   std::string site(const ir::SourceLoc& loc);
   // Definitions of every site named so far (before the threadgroup function).

@@ -1,24 +1,42 @@
 // Shadow memory for `mslport check --sanitize`: C++ emitted with
 // EmitOptions::sanitize routes every access to threadgroup memory and device
-// buffers through Checker::ref, which checks it and returns the element.
+// buffers through Checker::ref (simdgroup_load/store through tile_load /
+// tile_store), which checks it and returns the element. Sanitized kernels run
+// their threadgroups one at a time (one Checker sees the whole dispatch).
 //
-// The model (one Checker per OpenMP thread, i.e. per threadgroup being run):
+// The ordering model (docs/design.md, "The sanitizer"):
 //  * epoch: the barrier interval. begin() and every threadgroup_barrier
-//    start a new one. Accesses in different epochs are ordered.
+//    start a new one. Threadgroup-memory accesses in different epochs are
+//    ordered.
 //  * seq: bumped by barriers, simdgroup_barrier and every SIMD-group
-//    collective. Within one epoch, two accesses of lanes of the SIMD group
-//    (wi / 32) are ordered when a collective or simdgroup_barrier lies between
-//    them; lanes of different SIMD groups are never ordered within an epoch.
-//    The lock-step barriers the backend inserts are not Metal ordering points
-//    and do not bump anything.
-//  * race: two different work-items touch the same threadgroup byte in one
-//    epoch, unordered, at least one writing. Per byte: the last writer, the
-//    first reader, the latest other reader of its SIMD group and the latest
-//    reader of another SIMD group.
+//    collective; phase (per work-item): simdgroup_matrix operations passed.
+//    Within one epoch, two accesses of lanes of one SIMD group (wi / 32) are
+//    ordered when a collective, simdgroup_barrier or simdgroup_matrix
+//    operation lies between them; lanes of different SIMD groups are never
+//    ordered within an epoch. The lock-step barriers the backend inserts are
+//    not Metal ordering points and do not bump anything.
+//  * simdgroup_load / simdgroup_store: the tile's accesses belong to the SIMD
+//    group as a whole (kSimdAgent), ordered with its own lanes, unordered
+//    with other SIMD groups in the same epoch.
+//  * device buffers (only those the kernel can write): device epochs start
+//    with each threadgroup and at threadgroup_barrier(mem_flags::mem_device).
+//    Accesses of different threadgroups are never ordered; within one
+//    threadgroup a device epoch change orders them (and the SIMD-group rule
+//    above). Atomics do not exist here: the front end rejects them.
+//  * race: two different work-items touch the same byte unordered, at least
+//    one writing. Threadgroup cells keep the last writer, the first reader,
+//    the latest other reader of its SIMD group and the latest reader of
+//    another SIMD group; device cells the last writer, the first reader and
+//    the latest other reader.
 //  * bounds: the access lies outside its allocation (static array, dynamic
 //    threadgroup memory of the case's size, device buffer of the case's
 //    size). The access then goes to a scratch element instead.
 //  * init: a threadgroup byte read that no work-item of this threadgroup wrote.
+//  * divergence: a threadgroup_barrier that some threads returned before
+//    while others wait at it; threads disagreeing on a condition that guards
+//    a barrier or SIMD-group function (the emitted code also fails the case);
+//    a simdgroup_matrix operation some lanes of a SIMD group skip; a
+//    simd_shuffle* / simd_broadcast reading an inactive lane.
 // Accesses made once at threadgroup level (wi == kTgLevel) are checked for
 // bounds and init only. Findings are kept per source-line pair and handed to
 // the runner as text by mslport_san_report (emitted with the module).
@@ -35,7 +53,7 @@
 namespace mslport {
 namespace san {
 
-enum : unsigned { kRace = 1, kBounds = 2, kInit = 4 };
+enum : unsigned { kRace = 1, kBounds = 2, kInit = 4, kDivergence = 8 };
 constexpr uint32_t kTgLevel = 0xffffffffu;
 // Region ids below zero: find the allocation a pointer points into.
 constexpr int kFindDevice = -1, kFindThreadgroup = -2;
@@ -106,8 +124,15 @@ inline uint64_t buffer_bytes(int index) {
 }
 
 // ---------------------------------------------------------------- shadow --
+// Who made an access: a work-item (wi < kMaxThreads), a SIMD group as a whole
+// (kSimdAgent | its first work-item: simdgroup_load / simdgroup_store), or the
+// threadgroup at threadgroup level (kTgLevel).
+constexpr uint32_t kSimdAgent = 0x40000000u;
+inline bool is_agent(uint32_t wi) { return wi != kTgLevel && (wi & kSimdAgent); }
+inline uint32_t simd_of(uint32_t wi) { return (wi & ~kSimdAgent) / kSimdWidth; }
+
 struct Access {
-  uint32_t wi = 0, epoch = 0, seq = 0;
+  uint32_t wi = 0, epoch = 0, seq = 0, phase = 0;
   const Site* site = nullptr;
 };
 struct Cell {
@@ -117,11 +142,20 @@ struct Cell {
 struct Region {
   const char* name = nullptr;
   bool threadgroup = false;
+  bool tracked = false;  // device buffer the kernel may write: race-checked
   uintptr_t base = 0;
   uint64_t bytes = 0;  // 0 = unknown (no bounds check)
   uint32_t elem = 1;   // element size, for 'name[i]' in messages
   std::vector<Cell> shadow;
 };
+
+// A new dispatch (the typed entry of a sanitized kernel calls it): device
+// shadows start empty.
+inline uint64_t& dispatch_generation() {
+  static uint64_t g = 0;
+  return g;
+}
+inline void dispatch_begin() { ++dispatch_generation(); }
 
 class Checker {
  public:
@@ -133,24 +167,101 @@ class Checker {
     ++seq_;
     if ((int)regions_.size() < nregions) regions_.resize(nregions);
     for (auto& r : regions_) r.base = 0;
+    if (dispatch_ != dispatch_generation()) {  // first threadgroup of a dispatch
+      dispatch_ = dispatch_generation();
+      for (auto& r : regions_)
+        if (!r.threadgroup) r.shadow.clear();
+      dev_groups_.clear();
+      dev_base_ = dev_epoch_ + 1;
+    }
+    new_device_epoch();
+    const uint32_t n = g.nthreads;
+    std::fill(phase_, phase_ + n, 0u);
+    std::fill(tile_site_, tile_site_ + n, nullptr);
+    std::fill(returned_, returned_ + n, nullptr);
   }
-  void region(int id, const char* name, bool threadgroup, const void* base, uint64_t bytes, uint32_t elem) {
+  void region(int id, const char* name, bool threadgroup, const void* base, uint64_t bytes, uint32_t elem,
+              bool tracked = false) {
     Region& r = regions_[id];
     r.name = name;
     r.threadgroup = threadgroup;
+    r.tracked = !threadgroup && tracked && (checks_ & kRace) && bytes;
     r.base = reinterpret_cast<uintptr_t>(base);
     r.bytes = bytes;
     r.elem = elem;
     // Stale cells carry older epochs: no clearing needed.
-    if (threadgroup && r.shadow.size() < bytes) r.shadow.resize(bytes);
+    if ((threadgroup || r.tracked) && r.shadow.size() < bytes) r.shadow.resize(bytes);
   }
-  void barrier() {
+  // threadgroup_barrier at `s`; `device`: its mem_flags include mem_device.
+  void barrier(const Site& s, bool device) {
+    check_simd_phases();
+    if (checks_ & kDivergence) {
+      // Some threads returned and others reach it (all returned: nobody waits).
+      uint32_t gone = geo_->nthreads, left = 0;
+      for (uint32_t wi = 0; wi < geo_->nthreads; ++wi) {
+        if (returned_[wi] && gone == geo_->nthreads) gone = wi;
+        left += !returned_[wi];
+      }
+      if (gone < geo_->nthreads && left)
+        report({"divergence",
+                "threadgroup_barrier not reached by every thread of the threadgroup: thread " + thread(gone) +
+                    " returned at line " + std::to_string(returned_[gone]->line) + ", " + std::to_string(left) +
+                    " threads wait here",
+                "thread " + thread(gone) + " returned here", &s, returned_[gone]});
+    }
     flush_init();
     ++epoch_, ++seq_;
+    if (device) new_device_epoch();
   }
   // The end of the threadgroup (Scope's destructor).
-  void end() { flush_init(); }
-  void simd_sync() { ++seq_; }
+  void end() {
+    check_simd_phases();
+    flush_init();
+  }
+  // A SIMD-group function or simdgroup_barrier: orders the lanes of each SIMD group.
+  void simd_sync() {
+    check_simd_phases();
+    ++seq_;
+  }
+  // A work-item returned at `s` (kernels that synchronise).
+  void returned(const Site& s, uint32_t wi) {
+    if (wi < kMaxThreads && !returned_[wi]) returned_[wi] = &s;
+  }
+  // Threads `a` and `b` disagree on the condition at `s` of a barrier or
+  // SIMD-group function (`sync`, may be null).
+  void divergent(const Site& s, const Site* sync, uint32_t a, bool va, uint32_t b) {
+    if (!(checks_ & kDivergence)) return;
+    report({"divergence",
+            std::string("threads disagree on a condition that guards a barrier or SIMD-group function: thread ") +
+                thread(a) + " evaluates it " + (va ? "true" : "false") + ", thread " + thread(b) + " " +
+                (va ? "false" : "true") + (sync ? ", so not every thread reaches line " + std::to_string(sync->line) : ""),
+            sync ? "the barrier or SIMD-group function" : "", &s, sync});
+  }
+  // simd_shuffle* / simd_broadcast at `s`: a lane that reads an inactive lane
+  // gets an undefined value in Metal.
+  void shuffle(const Site& s, Shuffle kind, const uint32_t* arg, const bool* act, uint32_t n) {
+    if (!(checks_ & kDivergence) || !arg) return;
+    for (uint32_t l = 0; l < n; ++l) {
+      if (!act[l]) continue;
+      const int64_t base = l - l % kSimdWidth, end = std::min<int64_t>(n, base + kSimdWidth), lane = l - base;
+      int64_t src = lane;
+      switch (kind) {
+        case Shuffle::Index: case Shuffle::Broadcast: src = arg[l]; break;
+        case Shuffle::Down: src = lane + arg[l]; break;
+        case Shuffle::Up: src = lane - int64_t(arg[l]); break;
+        case Shuffle::Xor: src = lane ^ arg[l]; break;
+        case Shuffle::BroadcastFirst: break;
+      }
+      if (src >= 0 && base + src < end && !act[base + src]) {
+        report({"divergence",
+                "SIMD-group function reads an inactive lane: thread " + thread(l) + " reads lane " +
+                    std::to_string(src) + " (thread " + thread(uint32_t(base + src)) +
+                    "), which does not take part",
+                "", &s, nullptr});
+        return;
+      }
+    }
+  }
 
   template <class T>
   T& ref(const Site& s, Use use, int id, T* p, uint32_t wi) {
@@ -163,10 +274,76 @@ class Checker {
       return scratch<T>();
     }
     if (r->threadgroup && (checks_ & (kRace | kInit))) shadow(s, use, *r, uint64_t(off), sizeof(T), wi);
+    else if (r->tracked) device_shadow(s, use, *r, uint64_t(off), sizeof(T), wi);
     return *p;
   }
 
+  // simdgroup_load / simdgroup_store by the SIMD group of work-item `wi`:
+  // the 64 element accesses are the SIMD group's as a whole (see agent()).
+  template <class T, int N, class S>
+  void tile_load(const Site& s, int id, simdgroup_matrix<T, N>& d, const S* src, uint64_t stride,
+                 vec<uint64_t, 2> origin, bool transpose, uint32_t wi) {
+    const uint32_t who = agent(wi);
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) {
+        uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
+        d.m[i][j] = T(ref(s, Use::Read, id, const_cast<S*>(src) + (r * stride + c), who));
+      }
+    passed_tile(s, wi);
+  }
+  template <class T, int N, class S>
+  void tile_store(const Site& s, int id, const simdgroup_matrix<T, N>& a, S* dst, uint64_t stride,
+                  vec<uint64_t, 2> origin, bool transpose, uint32_t wi) {
+    const uint32_t who = agent(wi);
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) {
+        uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
+        ref(s, Use::Write, id, dst + (r * stride + c), who) = S(a.m[i][j]);
+      }
+    passed_tile(s, wi);
+  }
+  // A simdgroup_matrix operation without memory (multiply, fill) by `wi`.
+  void tile_op(const Site& s, uint32_t wi) { passed_tile(s, wi); }
+
  private:
+  // simdgroup_load/store are cooperative: every lane of the SIMD group
+  // executes them together, each moving part of the tile. Which lane moves
+  // which element is not specified, so the tile's accesses are attributed to
+  // the SIMD group as a whole. The operation orders them with the accesses
+  // of the group's own lanes (every lane is there when it happens), like a
+  // SIMD-group function; lanes of other SIMD groups are unordered with it.
+  static uint32_t agent(uint32_t wi) { return wi == kTgLevel ? kTgLevel : kSimdAgent | (wi - wi % kSimdWidth); }
+  void passed_tile(const Site& s, uint32_t wi) {
+    if (wi >= kMaxThreads) return;
+    ++phase_[wi];
+    tile_site_[wi] = &s;
+  }
+  // Every lane of a SIMD group must take part in each simdgroup_matrix
+  // operation: at each synchronisation point, the lanes of a group must
+  // have passed as many.
+  void check_simd_phases() {
+    if (!(checks_ & kDivergence)) return;
+    const uint32_t n = geo_->nthreads;
+    for (uint32_t base = 0; base < n; base += kSimdWidth) {
+      const uint32_t end = std::min(n, base + kSimdWidth);
+      uint32_t hi = base, lo = base;
+      for (uint32_t l = base; l < end; ++l) {
+        if (phase_[l] > phase_[hi]) hi = l;
+        if (phase_[l] < phase_[lo]) lo = l;
+      }
+      if (phase_[hi] == phase_[lo]) continue;
+      const Site* at = tile_site_[hi];
+      report({"divergence",
+              "simdgroup_matrix operation not reached by every lane of SIMD group " + std::to_string(base / kSimdWidth) +
+                  ": thread " + thread(hi) + " executed " + std::to_string(phase_[hi]) + ", thread " + thread(lo) +
+                  " " + std::to_string(phase_[lo]) +
+                  (returned_[lo] ? " (it returned at line " + std::to_string(returned_[lo]->line) + ")" : ""),
+              returned_[lo] ? "thread " + thread(lo) + " returned here" : "", at, returned_[lo]});
+      // Report each mismatch once per group: line the lanes up.
+      for (uint32_t l = base; l < end; ++l) phase_[l] = phase_[hi];
+    }
+  }
+
   Region* find(uintptr_t a, bool threadgroup) {
     Region* best = nullptr;  // the allocation starting closest below a
     for (auto& r : regions_)
@@ -204,13 +381,20 @@ class Checker {
                 "", p.site, nullptr});
     pending_.clear();
   }
-  std::string thread(uint32_t wi) const {
-    char b[128];
+  // "(tg x,y,z / tid t / simd s lane l)" for a work-item of threadgroup
+  // `grp` (linear; default: the current one).
+  std::string thread(uint32_t wi, uint64_t grp = ~uint64_t(0)) const {
+    if (grp == ~uint64_t(0)) grp = group();
+    const uint32_t gx = uint32_t(grp % geo_->ngroups.x), gy = uint32_t(grp / geo_->ngroups.x % geo_->ngroups.y),
+                   gz = uint32_t(grp / geo_->ngroups.x / geo_->ngroups.y);
+    char b[160];
     if (wi == kTgLevel)
-      std::snprintf(b, sizeof b, "(tg %u,%u,%u / all threads)", geo_->tg_pos.x, geo_->tg_pos.y, geo_->tg_pos.z);
+      std::snprintf(b, sizeof b, "(tg %u,%u,%u / all threads)", gx, gy, gz);
+    else if (is_agent(wi))
+      std::snprintf(b, sizeof b, "(tg %u,%u,%u / simd %u, all lanes)", gx, gy, gz, simd_of(wi));
     else
-      std::snprintf(b, sizeof b, "(tg %u,%u,%u / tid %u / simd %u lane %u)", geo_->tg_pos.x, geo_->tg_pos.y,
-                    geo_->tg_pos.z, wi, wi / kSimdWidth, wi % kSimdWidth);
+      std::snprintf(b, sizeof b, "(tg %u,%u,%u / tid %u / simd %u lane %u)", gx, gy, gz, wi, wi / kSimdWidth,
+                    wi % kSimdWidth);
     return b;
   }
   static std::string element(const Region& r, int64_t off) {
@@ -219,6 +403,7 @@ class Checker {
   }
   static const char* space(const Region& r) { return r.threadgroup ? "threadgroup memory" : "device buffer"; }
   static const char* verb(Use u) { return u == Use::Read ? "read" : "write"; }
+  static std::string line_of(const Site* s) { return s ? " at line " + std::to_string(s->line) : std::string(); }
 
   void out_of_bounds(const Site& s, Use use, const Region& r, int64_t off, uint32_t wi) {
     report({"bounds",
@@ -227,22 +412,33 @@ class Checker {
             "", &s, nullptr});
   }
   void race(const Site& s, Use use, const Region& r, uint64_t off, const Access& other, bool other_wrote,
-            uint32_t wi) {
+            uint32_t wi, uint64_t other_group, const char* why) {
+    const std::string them = thread(other.wi, other_group);
     report({"race",
             std::string("data race on ") + space(r) + " " + element(r, int64_t(off)) + ": " + verb(use) +
-                " by thread " + thread(wi) + " and " + (other_wrote ? "write" : "read") + " by thread " +
-                thread(other.wi) + " in one barrier interval",
-            std::string("the conflicting ") + (other_wrote ? "write" : "read") + " by thread " + thread(other.wi),
-            &s, other.site});
+                " by thread " + thread(wi) + " and " + (other_wrote ? "write" : "read") + " by thread " + them +
+                line_of(other.site) + " " + why,
+            std::string("the conflicting ") + (other_wrote ? "write" : "read") + " by thread " + them, &s,
+            other.site});
+  }
+  // Two accesses of one SIMD group in one interval: ordered when a
+  // SIMD-group function or simdgroup_barrier (seq) or a simdgroup_matrix
+  // operation (phase) lies between them, or one is the group's own tile access.
+  bool simd_ordered(const Access& a, uint32_t wi) const {
+    if (simd_of(a.wi) != simd_of(wi)) return false;
+    if (is_agent(a.wi) || is_agent(wi)) return true;
+    return a.seq < seq_ || a.phase != phase_[wi];
   }
   bool conflicts(const Access& a, uint32_t wi) const {
     if (a.epoch != epoch_ || a.wi == wi || a.wi == kTgLevel) return false;
-    bool ordered = a.wi / kSimdWidth == wi / kSimdWidth && a.seq < seq_;
-    return !ordered;
+    return !simd_ordered(a, wi);
+  }
+  Access access(const Site& s, uint32_t wi, uint32_t epoch) const {
+    return {wi, epoch, seq_, wi < kMaxThreads ? phase_[wi] : 0u, &s};
   }
 
   void shadow(const Site& s, Use use, Region& r, uint64_t off, size_t n, uint32_t wi) {
-    const Access cur{wi, epoch_, seq_, &s};
+    const Access cur = access(s, wi, epoch_);
     const bool reads = use != Use::Write, writes = use != Use::Read;
     bool reported = false;
     for (uint64_t i = off; i < off + n; ++i) {
@@ -257,12 +453,12 @@ class Checker {
       }
       if ((checks_ & kRace) && !reported) {
         if (conflicts(c.w, wi)) {
-          race(s, use, r, off, c.w, true, wi);
+          race(s, use, r, off, c.w, true, wi, group(), "in one barrier interval");
           reported = true;
         } else if (writes) {
           for (const Access* rd : {&c.r1, &c.r2, &c.rx}) {
             if (!reported && conflicts(*rd, wi)) {
-              race(s, Use::Write, r, off, *rd, false, wi);
+              race(s, Use::Write, r, off, *rd, false, wi, group(), "in one barrier interval");
               reported = true;
             }
           }
@@ -270,7 +466,57 @@ class Checker {
       }
       if (reads) {
         if (c.r1.epoch != epoch_ || c.r1.wi == wi) c.r1 = cur;
-        else if (c.r1.wi / kSimdWidth == wi / kSimdWidth) c.r2 = cur;
+        else if (simd_of(c.r1.wi) == simd_of(wi)) c.r2 = cur;
+        else c.rx = cur;
+      }
+      if (writes) c.w = cur;
+    }
+  }
+
+  // ---- device buffers: one dispatch, every threadgroup (run one at a time).
+  // Device epochs are numbered across the dispatch: a new one starts with
+  // each threadgroup and at each threadgroup_barrier(mem_flags::mem_device).
+  // Accesses of different threadgroups are never ordered; accesses of one
+  // threadgroup are ordered by a device epoch change, or within one SIMD
+  // group as for threadgroup memory. The cell keeps the last writer, the
+  // first reader and the latest reader by another work-item.
+  void new_device_epoch() {
+    ++dev_epoch_;
+    dev_groups_.push_back(group());
+  }
+  uint64_t group_of_device_epoch(uint32_t e) const { return dev_groups_[e - dev_base_]; }
+  // Why `a` and an access by `wi` now conflict, or null.
+  const char* device_conflict(const Access& a, uint32_t wi) const {
+    if (a.epoch < dev_base_ || a.wi == kTgLevel || a.epoch == 0) return nullptr;  // not in this dispatch
+    if (group_of_device_epoch(a.epoch) != group()) return "in different threadgroups of one dispatch";
+    if (a.epoch != dev_epoch_ || a.wi == wi || simd_ordered(a, wi)) return nullptr;
+    return "with no threadgroup_barrier(mem_flags::mem_device) between them";
+  }
+  void device_shadow(const Site& s, Use use, Region& r, uint64_t off, size_t n, uint32_t wi) {
+    if (wi == kTgLevel) return;
+    const Access cur = access(s, wi, dev_epoch_);
+    const bool reads = use != Use::Write, writes = use != Use::Read;
+    bool reported = false;
+    for (uint64_t i = off; i < off + n; ++i) {
+      Cell& c = r.shadow[i];
+      if (!reported) {
+        if (const char* why = device_conflict(c.w, wi)) {
+          race(s, use, r, off, c.w, true, wi, group_of_device_epoch(c.w.epoch), why);
+          reported = true;
+        } else if (writes) {
+          for (const Access* rd : {&c.r1, &c.rx}) {
+            const char* w = device_conflict(*rd, wi);
+            if (!reported && w) {
+              race(s, Use::Write, r, off, *rd, false, wi, group_of_device_epoch(rd->epoch), w);
+              reported = true;
+            }
+          }
+        }
+      }
+      if (reads) {
+        const bool same_as_first = c.r1.epoch >= dev_base_ && c.r1.epoch != 0 && c.r1.wi == wi &&
+                                   group_of_device_epoch(c.r1.epoch) == group();
+        if (c.r1.epoch < dev_base_ || c.r1.epoch == 0 || same_as_first) c.r1 = cur;
         else c.rx = cur;
       }
       if (writes) c.w = cur;
@@ -280,8 +526,14 @@ class Checker {
   const Geometry* geo_ = nullptr;
   unsigned checks_ = 0;
   uint32_t epoch_ = 0, start_ = 0, seq_ = 0;
+  uint64_t dispatch_ = ~uint64_t(0);
+  uint32_t dev_epoch_ = 0, dev_base_ = 1;
+  std::vector<uint64_t> dev_groups_;  // threadgroup of each device epoch since dev_base_
   std::vector<Region> regions_;
   std::vector<PendingInit> pending_;
+  uint32_t phase_[kMaxThreads] = {};            // simdgroup_matrix operations each work-item passed
+  const Site* tile_site_[kMaxThreads] = {};     // the last one
+  const Site* returned_[kMaxThreads] = {};      // where it returned (null: still running)
 };
 
 // Ends the checker's threadgroup however the threadgroup function returns.
