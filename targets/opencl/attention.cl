@@ -168,7 +168,7 @@ __kernel void attn_scores_batched(
     __constant const uint* num_seq_tgs,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float scratch[32];
+  __local float scratch[32] __attribute__((aligned(16)));
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint lid = mslport_thread_position_in_threadgroup(mslport_grid).x;
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -226,7 +226,7 @@ __kernel void attn_softmax_batched(
     __constant const uint* seq_stride,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float scratch[32];
+  __local float scratch[32] __attribute__((aligned(16)));
   const uint head = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint lid = mslport_thread_position_in_threadgroup(mslport_grid).x;
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;

@@ -162,7 +162,7 @@ __kernel void fused_moe_wsum_norm_add_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[1];
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -245,7 +245,7 @@ __kernel void fused_moe_wsum_dnorm_add_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[2];
+  __local float inv_rms[2] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -342,7 +342,7 @@ __kernel void fused_norm_add_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[1];
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -409,7 +409,7 @@ __kernel void fused_residual_norm_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[1];
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -479,7 +479,7 @@ __kernel void fused_residual_norm_scalar_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[1];
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -547,7 +547,7 @@ __kernel void fused_norm_add_scalar_f32(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float inv_rms[1];
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint row = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;

@@ -154,8 +154,8 @@ __kernel void moe_gate(
     __local float* shared,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float simd_partial[32];
-  __local float inv_rms[1];
+  __local float simd_partial[32] __attribute__((aligned(16)));
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint token = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tg_size = mslport_threads_per_threadgroup(mslport_grid).x;

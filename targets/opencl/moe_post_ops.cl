@@ -222,8 +222,8 @@ __kernel void weighted_sum_residual_norm_stacked_f32(
     __constant const WSumResNormParams* p,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float simd_partial[32];
-  __local float inv_rms[1];
+  __local float simd_partial[32] __attribute__((aligned(16)));
+  __local float inv_rms[1] __attribute__((aligned(16)));
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
   const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);

@@ -138,7 +138,7 @@ __kernel void dequant_matvec_4bit_v3(
     __constant const uint* group_size,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float xc[4096];
+  __local float xc[4096] __attribute__((aligned(16)));
   const uint tg_index = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -217,7 +217,7 @@ __kernel void dequant_matvec_8bit_v3(
     __constant const uint* group_size,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float xc[4096];
+  __local float xc[4096] __attribute__((aligned(16)));
   const uint tg_index = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -293,7 +293,7 @@ __kernel void bf16_matvec(
     __constant const uint* out_dim,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float sg_part[8];
+  __local float sg_part[8] __attribute__((aligned(16)));
   const uint r = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;

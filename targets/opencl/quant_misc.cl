@@ -221,7 +221,7 @@ __kernel void rms_norm_bf16_fused_n_tokens(
     __constant const float* eps,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float partials[32];
+  __local float partials[32] __attribute__((aligned(16)));
   const uint token = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -362,11 +362,11 @@ __kernel void moe_softmax_topk(
     __constant const uint* k,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float expv[512];
-  __local float part_max[32];
-  __local float part_sum[32];
-  __local float slot_val[16];
-  __local uint slot_idx[16];
+  __local float expv[512] __attribute__((aligned(16)));
+  __local float part_max[32] __attribute__((aligned(16)));
+  __local float part_sum[32] __attribute__((aligned(16)));
+  __local float slot_val[16] __attribute__((aligned(16)));
+  __local uint slot_idx[16] __attribute__((aligned(16)));
   const uint token = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint width = mslport_threads_per_threadgroup(mslport_grid).x;
