@@ -95,7 +95,8 @@ def main(argv):
         labels.append(text)
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.06 * 12 / height), fontsize=8,
               frameon=False, ncol=1)
-    ax.set_title("mslport bench: achieved bandwidth per kernel vs the measured roof (dashed, triad c = a + s*b)",
+    ax.set_title("mslport bench: achieved bandwidth per kernel vs the measured roof\n(dashed: triad c = a + s*b, or on "
+                 "OpenCL a device-to-device copy when faster)",
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(argv[2], dpi=110, bbox_inches="tight")

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runtime/check_emitted.h"
+#include "shared/bench_cli.h"
 #include "support/diagnostics.h"
 
 namespace mslport::tool {
@@ -49,13 +50,7 @@ struct CheckOptions {
 
 struct BenchOptions {
   std::vector<std::string> sources;
-  std::vector<std::string> kernels;
-  std::string target = "all";
-  std::vector<std::string> platforms;  // OpenCL platform name substrings; empty = every platform with a device
-  std::string format = "table";
-  std::string plot;                    // PNG path; empty = no plot
-  int repeats = 0;                     // 0 = enough for ~0.3 s per kernel and backend
-  std::string work_dir;
+  BenchCliOptions cli;  // the flags `mslport-run bench` shares
 };
 
 int run_translate(const std::string& file, const std::string& target, const std::string& output, bool line_directives);

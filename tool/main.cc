@@ -43,21 +43,10 @@ int main(int argc, char** argv) {
                     "init, divergence (findings make the exit status non-zero)");
 
   BenchOptions bench_opt;
-  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof (triad) "
-                                            "measured in the same run");
+  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof (triad "
+                                            "or device copy) measured in the same run");
   bench->add_option("--src", bench_opt.sources, "Sources: .metal files or directories (default: metal_src/)");
-  bench->add_option("--kernel", bench_opt.kernels, "Only these kernels");
-  bench->add_option("--target", bench_opt.target, "openmp, opencl or all")
-      ->check(CLI::IsMember({"openmp", "opencl", "all"}))
-      ->capture_default_str();
-  bench->add_option("--platform", bench_opt.platforms,
-                    "OpenCL platform name substring, repeatable (default: every platform with a device)");
-  bench->add_option("--format", bench_opt.format, "table or json")->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
-  bench->add_option("--plot", bench_opt.plot, "Also write a bar chart (PNG) of GB/s per kernel and backend vs the roofs");
-  bench->add_option("--repeats", bench_opt.repeats, "Timed launches per kernel and backend (default: ~0.3 s worth, 5..1000)")
-      ->check(CLI::PositiveNumber);
-  bench->add_option("--work-dir", bench_opt.work_dir, "Where emitted code is built (default: a temp dir)");
+  add_bench_options(bench, &bench_opt.cli);
 
   std::vector<std::string> regen_src;
   std::string targets_dir = "targets";

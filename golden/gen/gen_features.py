@@ -22,7 +22,8 @@ KERNELS = ["feat_simd_sum_divergent", "feat_early_return_simd", "feat_barrier_in
            "feat_barrier_stencil_rounds", "feat_static_tg_array", "feat_static_tg_array_2d",
            "feat_dynamic_tg_memory", "feat_uint3_builtins", "feat_dispatch_threads",
            "feat_simd_max_shuffle", "feat_bfloat_io", "feat_half_io", "feat_implicit_buffer_index",
-           "feat_constant_struct", "feat_program_constant", "feat_define_macro", "feat_simdgroup_matmul"]
+           "feat_constant_struct", "feat_program_constant", "feat_define_macro", "feat_simdgroup_matmul",
+           "feat_simd_lanes_3d"]
 
 EXACT = "small integers in float32: every intermediate is exact, so the result must be exact"
 
@@ -329,6 +330,28 @@ def simdgroup_matmul(case, desc, kdim):
     c.save()
 
 
+def simd_lanes_3d(case, desc, tgs, tptg):
+    k = "feat_simd_lanes_3d"
+    X, Y, Z = tptg
+    T = X * Y * Z
+    grid = [tgs[i] * tptg[i] for i in range(3)]
+    rec = np.zeros((grid[2], grid[1], grid[0], 5), dtype=np.uint32)
+    for z in range(grid[2]):
+        for y in range(grid[1]):
+            for x in range(grid[0]):
+                li = (x % X) + (y % Y) * X + (z % Z) * X * Y
+                base, lane = li - li % 32, li % 32
+                size = min(32, T - base)
+                partner = lane ^ 1
+                xor = base + partner if partner < size else li
+                members = range(base, base + size)
+                rec[z, y, x] = [base, lane, xor, sum(members), base + size - 1]
+    c = Case(k, case, desc)
+    c.threadgroups(tgs, tptg)
+    c.write(0, "out", rec, 0, 0, "integer output: exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -355,6 +378,12 @@ def generate():
                    [3, 2, 2], [4, 2, 3])
     uint3_builtins("two_simd", "threadgroups (2,1,3) of (8,4,2) threads (64: two SIMD groups)", [2, 1, 3],
                    [8, 4, 2])
+    simd_lanes_3d("two_simd", "threadgroups (2,1,3) of (8,4,2) threads (64: two whole SIMD groups)",
+                  [2, 1, 3], [8, 4, 2])
+    simd_lanes_3d("cube", "threadgroups (1,2,1) of (4,4,8) threads (128: four whole SIMD groups)",
+                  [1, 2, 1], [4, 4, 8])
+    simd_lanes_3d("partial", "threadgroups (3,1,2) of (4,3,3) threads (36: one whole, one partial SIMD group)",
+                  [3, 1, 2], [4, 3, 3])
     dispatch_threads("small", "dispatchThreads grid (37,5) with 16x4 threadgroups: edge groups 5 wide "
                      "and 1 tall", [37, 5, 1], [16, 4, 1])
     dispatch_threads("1d", "dispatchThreads grid 1000 with 256-thread groups: last group has 232",

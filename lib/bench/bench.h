@@ -1,6 +1,7 @@
 // `mslport bench`: times emitted kernels on bench cases (bench/cases.h) on
 // the OpenMP module and on OpenCL devices, measures each backend's memory
-// roof (a triad) in the same run, and reports (bench/report.h).
+// roof in the same run (a triad; on OpenCL devices also a device-to-device
+// buffer copy, the better of the two counts), and reports (bench/report.h).
 #pragma once
 
 #include <functional>
@@ -32,6 +33,10 @@ struct BenchRequest {
   // PoCL). Empty = every platform that has a device.
   std::vector<std::string> platforms;
   std::vector<std::string> kernels;  // empty = every kernel of the sources
+  // SIMD-group functions on NVIDIA devices: "on" = warp shuffles (backend
+  // "opencl/nvidia"), "off" = the portable emulation ("opencl/nvidia-noshfl"),
+  // "both" = each NVIDIA device twice, for an A/B comparison in one run.
+  std::string nvidia_shfl = "on";
   TimingPlan plan;
   std::string build_dir;             // where modules are compiled
   std::function<void(const std::string&)> progress;  // one line per measurement (optional)

@@ -62,6 +62,13 @@ nlohmann::ordered_json base_json(const BenchReport& r, bool extra) {
   if (extra) {
     j["devices"] = nlohmann::ordered_json::object();
     for (const auto& roof : r.roofs) j["devices"][roof.backend] = roof.device;
+    j["roof_methods"] = nlohmann::ordered_json::object();
+    for (const auto& roof : r.roofs) {
+      nlohmann::ordered_json m = nlohmann::ordered_json::object();
+      if (roof.triad_gbps > 0) m["triad"] = roof.triad_gbps;
+      if (roof.copy_gbps > 0) m["copy"] = roof.copy_gbps;
+      j["roof_methods"][roof.backend] = m;
+    }
   }
   return j;
 }
@@ -94,10 +101,13 @@ std::optional<double> geomean_vs_pocl(const BenchReport& r, const std::string& b
 std::string format_bench_table(const BenchReport& r) {
   std::string out;
   out += "effective bandwidth = minimum bytes read + written / median launch time\n"
-         "roof = triad c = a + s*b in this run, before and after the kernels (the better counts)\n";
+         "roof = triad c = a + s*b (OpenCL: also a device-to-device buffer copy) in this run, before and after\n"
+         "       the kernels (the best counts)\n";
   for (const auto& roof : r.roofs)
-    out += "roof  " + pad(roof.backend, 16) + pad(fmt("%.1f", roof.gbps), 7, true) + " GB/s  (" +
+    out += "roof  " + pad(roof.backend, 16) + pad(fmt("%.1f", roof.gbps), 7, true) + " GB/s  (" + roof.method + ", " +
            fmt("%.0f", double(roof.bytes) / 1048576.0) + " MiB per launch" +
+           (roof.copy_gbps > 0 ? "; triad " + fmt("%.1f", roof.triad_gbps) + ", copy " + fmt("%.1f", roof.copy_gbps)
+                               : std::string()) +
            (roof.gbps_after > 0 ? "; before " + fmt("%.1f", roof.gbps_before) + ", after " + fmt("%.1f", roof.gbps_after)
                                 : std::string()) +
            "; " + roof.device + ")\n";

@@ -27,9 +27,11 @@ struct BenchRow {
 struct Roof {
   std::string backend;  // "<target>/<platform>"
   std::string device;   // what ran it, in words
-  uint64_t bytes = 0;   // per launch (3 arrays)
-  double ms = 0, gbps = 0;  // the better of the two measurements
+  uint64_t bytes = 0;   // per launch (triad: 3 arrays; copy: read + written)
+  double ms = 0, gbps = 0;  // the best measurement
   double gbps_before = 0, gbps_after = 0;  // measured before and after the kernels (0 = not measured)
+  std::string method = "triad";  // of the best: "triad" (c = a + s*b) or "copy" (device-to-device buffer copy)
+  double triad_gbps = 0, copy_gbps = 0;  // best of each method (0 = not measured)
 };
 
 struct BenchReport {

@@ -212,6 +212,23 @@ double event_seconds(cl_event e) {
   return end > start ? double(end - start) * 1e-9 : 0.0;
 }
 
+// Waits for `ev`, releases it and returns its device time.
+double wait_and_time(cl_event ev, const std::string& name) {
+  cl_int err = clWaitForEvents(1, &ev);
+  double s = 0;
+  if (err == CL_SUCCESS) {
+    try {
+      s = event_seconds(ev);
+    } catch (...) {
+      clReleaseEvent(ev);
+      throw;
+    }
+  }
+  clReleaseEvent(ev);
+  check(err, "clWaitForEvents(" + name + ")");
+  return s;
+}
+
 class ClLaunchImpl : public ClLaunch {
  public:
   ClLaunchImpl(cl_command_queue q, std::string name, size_t dims, std::array<size_t, 3> global,
@@ -228,19 +245,7 @@ class ClLaunchImpl : public ClLaunch {
     check(clEnqueueNDRangeKernel(queue_, kernels_.at(set), static_cast<cl_uint>(dims_), nullptr, global_.data(),
                                  use_local_ ? local_.data() : nullptr, 0, nullptr, &ev),
           "clEnqueueNDRangeKernel(" + name_ + ")");
-    cl_int err = clWaitForEvents(1, &ev);
-    double s = 0;
-    if (err == CL_SUCCESS) {
-      try {
-        s = event_seconds(ev);
-      } catch (...) {
-        clReleaseEvent(ev);
-        throw;
-      }
-    }
-    clReleaseEvent(ev);
-    check(err, "clWaitForEvents(" + name_ + ")");
-    return s;
+    return wait_and_time(ev, name_);
   }
   std::vector<cl_kernel> kernels_;
   std::vector<cl_mem> mems_;
@@ -251,6 +256,28 @@ class ClLaunchImpl : public ClLaunch {
   size_t dims_;
   std::array<size_t, 3> global_, local_;
   bool use_local_;
+};
+
+// clEnqueueCopyBuffer between two device buffers (the D2D copy roof).
+class ClCopyImpl : public ClLaunch {
+ public:
+  ClCopyImpl(cl_command_queue q, size_t bytes) : queue_(q), bytes_(bytes) {}
+  ~ClCopyImpl() override {
+    clFinish(queue_);
+    for (cl_mem m : mems_) clReleaseMemObject(m);
+  }
+  size_t sets() const override { return mems_.size() / 2; }
+  double run(size_t set) override {
+    cl_event ev = nullptr;
+    check(clEnqueueCopyBuffer(queue_, mems_.at(2 * set), mems_.at(2 * set + 1), 0, 0, bytes_, 0, nullptr, &ev),
+          "clEnqueueCopyBuffer");
+    return wait_and_time(ev, "copy");
+  }
+  std::vector<cl_mem> mems_;  // (src, dst) per set
+
+ private:
+  cl_command_queue queue_;
+  size_t bytes_;
 };
 
 const char* kTriadSource = R"CL(
@@ -415,6 +442,27 @@ class OpenClBenchImpl : public OpenClBench {
     }
   }
 
+  std::unique_ptr<ClLaunch> prepare_copy(size_t bytes, size_t sets, std::string* error) override {
+    try {
+      auto launch = std::make_unique<ClCopyImpl>(queue_, bytes);
+      for (size_t s = 0; s < std::max<size_t>(sets, 1); ++s)
+        for (int i = 0; i < 2; ++i) {
+          cl_int err = CL_SUCCESS;
+          cl_mem m = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+          check(err, "clCreateBuffer(" + std::to_string(bytes) + " bytes) for the copy");
+          launch->mems_.push_back(m);
+          const uint32_t pattern = 0x3f800000u + uint32_t(i);
+          check(clEnqueueFillBuffer(queue_, m, &pattern, sizeof pattern, 0, bytes, 0, nullptr, nullptr),
+                "clEnqueueFillBuffer");
+        }
+      check(clFinish(queue_), "clFinish after filling the copy buffers");
+      return launch;
+    } catch (const std::exception& e) {
+      if (error) *error = e.what();
+      return nullptr;
+    }
+  }
+
  private:
   cl_program build(const std::string& source, const std::string& what) {
     cl_int err = CL_SUCCESS;
@@ -422,7 +470,7 @@ class OpenClBenchImpl : public OpenClBench {
     size_t len = source.size();
     cl_program prog = clCreateProgramWithSource(ctx_, 1, &src, &len, &err);
     check(err, "clCreateProgramWithSource(" + what + ")");
-    const char* opts = "-cl-std=CL1.2";
+    const char* opts = info_.build_options.c_str();
     err = clBuildProgram(prog, 1, &dev_, opts, nullptr, nullptr);
     if (err != CL_SUCCESS) {
       size_t n = 0;
@@ -430,7 +478,8 @@ class OpenClBenchImpl : public OpenClBench {
       std::string log(n, '\0');
       if (n) clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
       clReleaseProgram(prog);
-      throw std::runtime_error("building " + what + " on " + info_.platform + " / " + info_.device + " failed: " +
+      throw std::runtime_error("building " + what + " on " + info_.platform + " / " + info_.device + " with \"" +
+                               info_.build_options + "\" failed: " +
                                cl_err(err) + "\nbuild log:\n" + log);
     }
     programs_.push_back(prog);
@@ -462,7 +511,7 @@ std::vector<OpenClDeviceInfo> list_opencl_devices(std::string* error) {
   return out;
 }
 
-std::unique_ptr<OpenClBench> OpenClBench::open(int platform_index, std::string* error) {
+std::unique_ptr<OpenClBench> OpenClBench::open(int platform_index, std::string* error, bool nv_shfl) {
   try {
     auto ps = platforms();
     if (platform_index < 0 || size_t(platform_index) >= ps.size())
@@ -471,6 +520,7 @@ std::unique_ptr<OpenClBench> OpenClBench::open(int platform_index, std::string* 
     cl_device_id d = first_device(p);
     if (!d) throw std::runtime_error("OpenCL platform '" + platform_str(p, CL_PLATFORM_NAME) + "' has no device");
     OpenClDeviceInfo info = describe(platform_index, p, d);
+    info.build_options = emitted_build_options(d, nv_shfl);
     cl_int err = CL_SUCCESS;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(p), 0};
     cl_context ctx = clCreateContext(props, 1, &d, nullptr, nullptr, &err);

@@ -35,6 +35,7 @@ struct OpenClDeviceInfo {
   std::string vendor;             // CL_DEVICE_VENDOR
   uint64_t global_mem_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
   uint64_t global_mem_bytes = 0;        // CL_DEVICE_GLOBAL_MEM_SIZE
+  std::string build_options;            // what emitted programs are built with (OpenClBench)
 };
 
 // Every platform that has a device, with its first device (the device
@@ -63,10 +64,11 @@ class ClLaunch {
 };
 
 // One OpenCL device (a platform's first), with a profiling command queue;
-// programs are built with "-cl-std=CL1.2" like load_opencl_program's default.
+// programs are built with emitted_build_options(device, nv_shfl) like
+// load_opencl_program's default (info().build_options says which).
 class OpenClBench {
  public:
-  static std::unique_ptr<OpenClBench> open(int platform_index, std::string* error);
+  static std::unique_ptr<OpenClBench> open(int platform_index, std::string* error, bool nv_shfl = true);
   virtual ~OpenClBench() = default;
   virtual const OpenClDeviceInfo& info() const = 0;
 
@@ -88,6 +90,11 @@ class OpenClBench {
   // filled on the device), 256 work-items per group, `sets` independent
   // (a, b, c) triples rotated like a kernel's input sets.
   virtual std::unique_ptr<ClLaunch> prepare_triad(size_t n, size_t sets, std::string* error) = 0;
+
+  // The device-to-device copy roof: clEnqueueCopyBuffer of `bytes` between
+  // two device buffers (`sets` pairs rotated); run() returns the copy's
+  // device time. It moves 2 x bytes (read + write).
+  virtual std::unique_ptr<ClLaunch> prepare_copy(size_t bytes, size_t sets, std::string* error) = 0;
 };
 
 }  // namespace mslport::runtime

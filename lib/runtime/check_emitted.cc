@@ -4,12 +4,42 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "runtime/runner.h"
 
 namespace fs = std::filesystem;
 
 namespace mslport::runtime {
+
+std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, std::string* error) {
+  std::set<std::string> stems;
+  std::error_code ec;
+  for (auto sub : {"openmp", "opencl"}) {
+    fs::path d = fs::path(targets_dir) / sub;
+    if (!fs::is_directory(d, ec)) continue;
+    for (auto& e : fs::directory_iterator(d, ec)) {
+      auto ext = e.path().extension().string();
+      if (ext == ".cpp" || ext == ".cl") stems.insert(e.path().stem().string());
+    }
+  }
+  std::vector<EmittedFiles> out;
+  for (auto& stem : stems) {
+    EmittedFiles f;
+    f.source = stem;
+    fs::path cpp = fs::path(targets_dir) / "openmp" / (stem + ".cpp");
+    fs::path cl = fs::path(targets_dir) / "opencl" / (stem + ".cl");
+    if (fs::exists(cpp, ec)) f.cpp = cpp.string();
+    if (fs::exists(cl, ec)) {
+      f.cl = cl.string();
+      f.bindings = (fs::path(targets_dir) / "opencl" / (stem + ".bindings.json")).string();
+    }
+    out.push_back(f);
+  }
+  if (out.empty() && error)
+    *error = "no emitted files under " + targets_dir + "/openmp or " + targets_dir + "/opencl";
+  return out;
+}
 
 int check_emitted(const CheckRequest& req, bool failed) {
   std::vector<std::unique_ptr<Executor>> executors;

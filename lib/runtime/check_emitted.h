@@ -28,6 +28,11 @@ struct CheckRequest {
   bool sanitize = false;
 };
 
+// The files `mslport regen` wrote under `targets_dir` (openmp/STEM.cpp,
+// opencl/STEM.cl + STEM.bindings.json), one entry per stem, sorted. Empty
+// (and *error set) when there are none.
+std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, std::string* error);
+
 // Prints the report to stdout, problems to stderr; returns the exit status
 // (0 = every covered case passed and nothing failed to build or load).
 int check_emitted(const CheckRequest& request, bool earlier_failures);

@@ -1,5 +1,9 @@
 #include "runtime/opencl_util.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
 namespace mslport::runtime {
 
 const char* cl_error_name(cl_int e) {
@@ -45,6 +49,20 @@ std::string device_info_str(cl_device_id d, cl_device_info what) {
   clGetDeviceInfo(d, what, n, s.data(), nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
+}
+
+bool is_nvidia_device(cl_device_id d) {
+  std::string v = device_info_str(d, CL_DEVICE_VENDOR);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return v.find("nvidia") != std::string::npos;
+}
+
+std::string emitted_build_options(cl_device_id dev, bool nv_shfl) {
+  std::string opts = "-cl-std=CL1.2";
+  const char* env = std::getenv("MSLPORT_NV_SHFL");
+  if (env && std::string(env) == "0") nv_shfl = false;
+  if (nv_shfl && is_nvidia_device(dev)) opts += " -DMSLPORT_NV_SHFL";
+  return opts;
 }
 
 }  // namespace mslport::runtime

@@ -16,4 +16,15 @@ const char* cl_error_name(cl_int e);
 std::string platform_info(cl_platform_id p, cl_platform_info what);
 std::string device_info_str(cl_device_id d, cl_device_info what);
 
+// True for a device whose CL_DEVICE_VENDOR names NVIDIA.
+bool is_nvidia_device(cl_device_id d);
+
+// The build options of emitted .cl files on `dev`: "-cl-std=CL1.2", plus
+// "-DMSLPORT_NV_SHFL" on NVIDIA devices, which selects the warp-shuffle
+// implementation of SIMD-group functions in the emitted prelude
+// (back/opencl/prelude.cc), unless `nv_shfl` is false or the environment
+// sets MSLPORT_NV_SHFL=0 (the portable local-memory emulation then runs
+// there too, e.g. for an A/B comparison).
+std::string emitted_build_options(cl_device_id dev, bool nv_shfl = true);
+
 }  // namespace mslport::runtime

@@ -31,7 +31,7 @@ __kernel void feat_program_constant(
     __global const float* x,
     __global float* out,
     uint4 mslport_grid) {
-  __local float tile[16];
+  __local float tile[16] __attribute__((aligned(16)));
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
   float acc = 0.0f;

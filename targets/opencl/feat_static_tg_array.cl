@@ -29,7 +29,7 @@ __kernel void feat_static_tg_array(
     __global const float* x,
     __global float* out,
     uint4 mslport_grid) {
-  __local float tile[64];
+  __local float tile[64] __attribute__((aligned(16)));
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint group = mslport_threadgroup_position_in_grid(mslport_grid).x;
   bool mslport_alive = true;

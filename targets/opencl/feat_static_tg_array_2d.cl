@@ -21,7 +21,7 @@ __kernel void feat_static_tg_array_2d(
     __global float* out,
     __constant const uint* n,
     uint4 mslport_grid) {
-  __local float tile[8][9];
+  __local float tile[8][9] __attribute__((aligned(16)));
   const uint3 local_ = mslport_thread_position_in_threadgroup(mslport_grid);
   const uint3 group = mslport_threadgroup_position_in_grid(mslport_grid);
   bool mslport_alive = true;

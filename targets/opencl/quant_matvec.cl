@@ -29,6 +29,57 @@ bool mslport_in_grid(uint4 grid) {
   return get_global_id(0) < grid.x && get_global_id(1) < grid.y && get_global_id(2) < grid.z;
 }
 
+uint mslport_threadgroup_thread_count(uint4 grid) {
+  const uint3 n = mslport_threads_per_threadgroup(grid);
+  return n.x * n.y * n.z;
+}
+
+#ifdef MSLPORT_NV_SHFL
+// NVIDIA (the runtime defines MSLPORT_NV_SHFL there): warps are 32 work-items of
+// consecutive linear id x + X * (y + Y * z), the order Metal numbers a threadgroup's
+// threads, so SIMD group i is warp i when the work-group is whole warps and is
+// not clipped by a dispatchThreads grid (then Metal's sizes are the work-group's).
+// The same in every work-item of a work-group.
+bool mslport_nv_warps(uint4 grid) {
+  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+  return (n & 31u) == 0u && mslport_threadgroup_thread_count(grid) == n;
+}
+// Warp shuffles and votes (inline PTX, as CLBlast does); every lane of the warp
+// takes part (mask 0xffffffff): collectives sit in threadgroup-uniform control flow.
+uint mslport_nv_shfl_idx(uint v, uint lane) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane));
+  return r;
+}
+uint mslport_nv_shfl_bfly(uint v, uint mask) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(mask));
+  return r;
+}
+uint mslport_nv_shfl_up(uint v, uint delta) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+  return r;
+}
+uint mslport_nv_ballot(int p) {
+  uint r;
+  __asm__ __volatile__("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }" : "=r"(r) : "r"(p));
+  return r;
+}
+#endif
+
+#ifdef MSLPORT_NV_SHFL
+float mslport_nv_shfl_idx_float(float v, uint a) {
+  return as_float(mslport_nv_shfl_idx(as_uint(v), a));
+}
+float mslport_nv_shfl_bfly_float(float v, uint a) {
+  return as_float(mslport_nv_shfl_bfly(as_uint(v), a));
+}
+float mslport_nv_shfl_up_float(float v, uint a) {
+  return as_float(mslport_nv_shfl_up(as_uint(v), a));
+}
+#endif
+
 // A work-item's slot in the SIMD scratch: its Metal thread index, or
 // 0xffffffff for work-items outside Metal's (clipped) threadgroup.
 uint mslport_simd_slot(uint4 grid) {
@@ -38,12 +89,18 @@ uint mslport_simd_slot(uint4 grid) {
   return l.x + n.x * (l.y + n.y * l.z);
 }
 
-uint mslport_threadgroup_thread_count(uint4 grid) {
-  const uint3 n = mslport_threads_per_threadgroup(grid);
-  return n.x * n.y * n.z;
-}
-
 float mslport_simd_sum_float(float v, int active, __local uint* scratch, uint4 grid) {
+#ifdef MSLPORT_NV_SHFL
+  if (mslport_nv_warps(grid)) {  // warp shuffles, no scratch and no barrier
+    const uint me = mslport_simd_slot(grid) & 31u;
+    float r = active ? v : (float)(0);
+    for (uint m = 16u; m > 0u; m >>= 1) {
+      const float o = mslport_nv_shfl_bfly_float(r, m);
+      r = r + o;
+    }
+    return r;
+  }
+#endif
   const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
   const uint slot = mslport_simd_slot(grid);
   __local float* vals = (__local float*)scratch;
@@ -81,7 +138,7 @@ __kernel void dequant_matvec_4bit_v3(
     __constant const uint* group_size,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float xc[4096];
+  __local float xc[4096] __attribute__((aligned(16)));
   const uint tg_index = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -160,7 +217,7 @@ __kernel void dequant_matvec_8bit_v3(
     __constant const uint* group_size,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float xc[4096];
+  __local float xc[4096] __attribute__((aligned(16)));
   const uint tg_index = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;
@@ -236,7 +293,7 @@ __kernel void bf16_matvec(
     __constant const uint* out_dim,
     __local uint* mslport_simd_scratch,
     uint4 mslport_grid) {
-  __local float sg_part[8];
+  __local float sg_part[8] __attribute__((aligned(16)));
   const uint r = mslport_threadgroup_position_in_grid(mslport_grid).x;
   const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
   const uint tg_threads = mslport_threads_per_threadgroup(mslport_grid).x;

@@ -106,6 +106,63 @@ kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]
   EXPECT_LACKS(o.bindings, "simd_scratch");
 }
 
+// SIMD-group helpers carry a warp-shuffle path for NVIDIA, compiled only
+// under MSLPORT_NV_SHFL (the runtime defines it on NVIDIA devices) and taken
+// only when SIMD groups are warps; the emulation stays for every device.
+TEST(OpenClEmit, SimdHelpersHaveAGuardedNvidiaShufflePath) {
+  Out o = emit_metal(R"(
+kernel void k(device const float4* x [[buffer(0)]], device float4* out [[buffer(1)]],
+              device uint* u [[buffer(2)]], uint i [[thread_position_in_grid]]) {
+  out[i] = simd_sum(x[i]) + simd_shuffle_down(x[i], 3u) + simd_broadcast_first(x[i]);
+  u[i] = simd_prefix_exclusive_sum(u[i]) + (simd_any(u[i] > 3u) ? 1u : 0u) + simd_max(u[i]);
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  // The PTX helpers are compiled only under the define.
+  size_t warps = o.cl.find("bool mslport_nv_warps(uint4 grid) {");
+  ASSERT_NE(warps, std::string::npos) << o.cl;
+  size_t ifdef = o.cl.rfind("#ifdef MSLPORT_NV_SHFL\n", warps), endif = o.cl.rfind("#endif", warps);
+  ASSERT_NE(ifdef, std::string::npos) << o.cl;
+  EXPECT_TRUE(endif == std::string::npos || endif < ifdef) << o.cl;
+  EXPECT_HAS(o.cl, "return (n & 31u) == 0u && mslport_threadgroup_thread_count(grid) == n;");
+  EXPECT_HAS(o.cl, "shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;");
+  EXPECT_HAS(o.cl, "shfl.sync.idx.b32");
+  EXPECT_HAS(o.cl, "shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;");
+  EXPECT_HAS(o.cl, "vote.sync.ballot.b32");
+  // float4 moves component by component; the sum folds identity 0 from inactive lanes.
+  EXPECT_HAS(o.cl, "r.s3 = as_float(mslport_nv_shfl_bfly(as_uint(v.s3), a));");
+  EXPECT_HAS(o.cl, "float4 r = active ? v : (float4)(0);");
+  EXPECT_HAS(o.cl, "uint r = active ? v : (uint)(0);");  // max of uint: identity 0
+  // Each helper: the fast path first, then the emulation with its barriers.
+  for (const char* helper : {"float4 mslport_simd_sum_float4(", "float4 mslport_simd_shuffle_down_float4(",
+                             "float4 mslport_simd_broadcast_first_float4(", "uint mslport_simd_prefix_exclusive_sum_uint(",
+                             "bool mslport_simd_any(", "uint mslport_simd_max_uint("}) {
+    size_t at = o.cl.find(helper);
+    ASSERT_NE(at, std::string::npos) << helper << "\n" << o.cl;
+    std::string body = o.cl.substr(at, o.cl.find("\n}\n", at) - at);
+    size_t fast = body.find("#ifdef MSLPORT_NV_SHFL\n  if (mslport_nv_warps(grid)) {");
+    size_t end = body.find("#endif");
+    size_t barrier = body.find("barrier(CLK_LOCAL_MEM_FENCE);");
+    EXPECT_NE(fast, std::string::npos) << body;
+    EXPECT_LT(fast, end) << body;
+    EXPECT_LT(end, barrier) << body;
+    EXPECT_EQ(body.substr(fast, end - fast).find("barrier("), std::string::npos) << body;
+  }
+}
+
+TEST(OpenClEmit, ThreadgroupArraysAreAlignedLikeMetal) {
+  Out o = emit_metal(R"(
+kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_threadgroup]]) {
+  threadgroup float t[64];
+  t[i] = 1.0f;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[i] = t[63 - i];
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "__local float t[64] __attribute__((aligned(16)));");
+}
+
 TEST(OpenClEmit, MetalFunctionsBarriersAndLiterals) {
   Out o = emit_metal(R"(
 kernel void k(device float* out [[buffer(0)]], device int* io [[buffer(1)]], uint i [[thread_position_in_grid]]) {

@@ -87,5 +87,22 @@ TEST(BenchReport, PlotJsonAddsSpreadForThePlotScript) {
   EXPECT_EQ(j["devices"]["openmp/cpu"], "cpu");
 }
 
+TEST(BenchReport, TableAndPlotJsonNameTheRoofMethod) {
+  BenchReport r = sample();
+  r.roofs[1].method = "copy";
+  r.roofs[1].triad_gbps = 8.0;
+  r.roofs[1].copy_gbps = 10.0;
+  finish_report(&r);
+  std::string t = format_bench_table(r);
+  EXPECT_NE(t.find("(copy, "), std::string::npos) << t;
+  EXPECT_NE(t.find("triad 8.0, copy 10.0"), std::string::npos) << t;
+  auto j = nlohmann::json::parse(format_plot_json(r));
+  EXPECT_DOUBLE_EQ(j["roof_methods"]["opencl/pocl"]["copy"].get<double>(), 10.0);
+  EXPECT_FALSE(j["roof_methods"]["openmp/cpu"].contains("copy"));
+  // The documented JSON keeps exactly its two keys.
+  auto plain = nlohmann::json::parse(format_bench_json(r));
+  EXPECT_EQ(plain.size(), 2u);
+}
+
 }  // namespace
 }  // namespace mslport::bench

@@ -1,6 +1,9 @@
 #include "back/opencl/prelude.h"
 
+#include <cstdlib>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace mslport::back::opencl {
 namespace {
@@ -91,6 +94,40 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
        "  return r;\n"
        "}\n"},
+      {"mslport_nv_warps", {"mslport_threadgroup_thread_count"},
+       "#ifdef MSLPORT_NV_SHFL\n"
+       "// NVIDIA (the runtime defines MSLPORT_NV_SHFL there): warps are 32 work-items of\n"
+       "// consecutive linear id x + X * (y + Y * z), the order Metal numbers a threadgroup's\n"
+       "// threads, so SIMD group i is warp i when the work-group is whole warps and is\n"
+       "// not clipped by a dispatchThreads grid (then Metal's sizes are the work-group's).\n"
+       "// The same in every work-item of a work-group.\n"
+       "bool mslport_nv_warps(uint4 grid) {\n"
+       "  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
+       "  return (n & 31u) == 0u && mslport_threadgroup_thread_count(grid) == n;\n"
+       "}\n"
+       "// Warp shuffles and votes (inline PTX, as CLBlast does); every lane of the warp\n"
+       "// takes part (mask 0xffffffff): collectives sit in threadgroup-uniform control flow.\n"
+       "uint mslport_nv_shfl_idx(uint v, uint lane) {\n"
+       "  uint r;\n"
+       "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(lane));\n"
+       "  return r;\n"
+       "}\n"
+       "uint mslport_nv_shfl_bfly(uint v, uint mask) {\n"
+       "  uint r;\n"
+       "  __asm__ __volatile__(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(mask));\n"
+       "  return r;\n"
+       "}\n"
+       "uint mslport_nv_shfl_up(uint v, uint delta) {\n"
+       "  uint r;\n"
+       "  __asm__ __volatile__(\"shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+       "  return r;\n"
+       "}\n"
+       "uint mslport_nv_ballot(int p) {\n"
+       "  uint r;\n"
+       "  __asm__ __volatile__(\"{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }\" : \"=r\"(r) : \"r\"(p));\n"
+       "  return r;\n"
+       "}\n"
+       "#endif\n"},
       {"mslport_bf16_to_float", {},
        "// bfloat is stored as its 16 bits (ushort); arithmetic happens in float.\n"
        "float mslport_bf16_to_float(ushort x) { return as_float((uint)x << 16); }\n"},
@@ -328,8 +365,9 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
       body = "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";
       break;
   }
+  const std::string fast = nv_simd_fast_path(op, value_type, is_float);
   std::string text = ret + " " + name + "($T v, " + extra +
-                     "int active, __local uint* scratch, uint4 grid) {\n"
+                     "int active, __local uint* scratch, uint4 grid) {\n" + fast +
                      "  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
                      "  const uint slot = mslport_simd_slot(grid);\n"
                      "  __local $T* vals = (__local $T*)scratch;\n"
@@ -342,8 +380,141 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "  return r;\n"
                      "}\n";
-  add(name, replace_all(text, "$T", T), {"mslport_simd_slot", "mslport_threadgroup_thread_count"});
+  std::vector<std::string> deps = {"mslport_simd_slot", "mslport_threadgroup_thread_count"};
+  if (!fast.empty()) deps.push_back("mslport_nv_warps");
+  if (!fast.empty() && !vote) deps.push_back("mslport_nv_shfl_" + value_type);
+  add(name, replace_all(text, "$T", T), deps);
   return name;
+}
+
+namespace {
+
+// The scalar and lane count of an OpenCL value type name ("float4" ->
+// {"float", 4}); lanes 0 when it is not a scalar or vector of a type the
+// warp-shuffle path moves (32 bits or narrower).
+std::pair<std::string, int> shfl_type(const std::string& t) {
+  size_t d = t.find_first_of("0123456789");
+  std::string scalar = t.substr(0, d);
+  int lanes = d == std::string::npos ? 1 : std::atoi(t.c_str() + d);
+  static const std::set<std::string> ok = {"float", "int", "uint", "short", "ushort", "char", "uchar"};
+  if (!ok.count(scalar) || !(lanes == 1 || lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16))
+    return {scalar, 0};
+  return {scalar, lanes};
+}
+
+// Identity of a reduction on `scalar` (inactive lanes contribute it).
+std::string identity(ir::CollectiveOp op, const std::string& scalar) {
+  using Op = ir::CollectiveOp;
+  const bool f = scalar == "float";
+  auto upper = [&](const char* suffix) {
+    if (scalar == "uint" || scalar == "ushort" || scalar == "uchar") return std::string(scalar == "uint" ? "UINT" : scalar == "ushort" ? "USHRT" : "UCHAR") + suffix;
+    return std::string(scalar == "int" ? "INT" : scalar == "short" ? "SHRT" : "CHAR") + suffix;
+  };
+  switch (op) {
+    case Op::SimdProduct: return "1";
+    case Op::SimdMin: return f ? "INFINITY" : upper("_MAX");
+    case Op::SimdMax:
+      if (f) return "-INFINITY";
+      if (scalar == "uint" || scalar == "ushort" || scalar == "uchar") return "0";
+      return upper("_MIN");
+    case Op::SimdAnd: return "~0";
+    default: return "0";
+  }
+}
+
+}  // namespace
+
+// Shuffles of a whole value of type T (component by component through
+// 32-bit PTX shuffles): mslport_nv_shfl_{idx,bfly,up}_T.
+std::string Prelude::nv_shuffle_helper(const std::string& T) {
+  auto [scalar, lanes] = shfl_type(T);
+  const std::string name = "mslport_nv_shfl_" + T;
+  const bool f = scalar == "float";
+  auto one = [&](const std::string& prim, const std::string& x) {
+    const std::string bits = f ? "as_uint(" + x + ")" : "(uint)(" + x + ")";
+    const std::string call = "mslport_nv_shfl_" + prim + "(" + bits + ", a)";
+    return f ? "as_float(" + call + ")" : "(" + scalar + ")" + call;
+  };
+  std::string text = "#ifdef MSLPORT_NV_SHFL\n";
+  for (const char* prim : {"idx", "bfly", "up"}) {
+    text += T + " mslport_nv_shfl_" + prim + "_" + T + "(" + T + " v, uint a) {\n";
+    if (lanes == 1) {
+      text += "  return " + one(prim, "v") + ";\n";
+    } else {
+      text += "  " + T + " r;\n";
+      for (int i = 0; i < lanes; ++i) {
+        std::string c = std::string(".s") + "0123456789abcdef"[i];
+        text += "  r" + c + " = " + one(prim, "v" + c) + ";\n";
+      }
+      text += "  return r;\n";
+    }
+    text += "}\n";
+  }
+  text += "#endif\n";
+  add(name, text, {"mslport_nv_warps"});
+  return name;
+}
+
+std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
+  using Op = ir::CollectiveOp;
+  const bool vote = op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot;
+  std::string T = vote ? "int" : value_type;
+  auto [scalar, lanes] = shfl_type(T);
+  if (lanes == 0) return "";  // 64-bit values: the emulation only
+  std::string dep = vote ? "mslport_nv_warps" : nv_shuffle_helper(T);
+  const std::string idx = "mslport_nv_shfl_idx_" + T, bfly = "mslport_nv_shfl_bfly_" + T,
+                    up = "mslport_nv_shfl_up_" + T;
+  const std::string mn = is_float ? "fmin" : "min", mx = is_float ? "fmax" : "max";
+  std::string body;
+  auto reduce = [&](const std::string& combine) {
+    return "    " + T + " r = active ? v : (" + T + ")(" + identity(op, scalar) + ");\n"
+           "    for (uint m = 16u; m > 0u; m >>= 1) {\n"
+           "      const " + T + " o = " + bfly + "(r, m);\n"
+           "      r = " + combine + ";\n"
+           "    }\n"
+           "    return r;\n";
+  };
+  auto from_lane = [&](const std::string& src_valid, const std::string& src) {
+    return "    const " + T + " o = " + idx + "(v, (" + src + ") & 31u);\n"
+           "    return (" + src_valid + ") ? o : v;\n";
+  };
+  switch (op) {
+    case Op::SimdSum: body = reduce("r + o"); break;
+    case Op::SimdProduct: body = reduce("r * o"); break;
+    case Op::SimdMin: body = reduce(mn + "(r, o)"); break;
+    case Op::SimdMax: body = reduce(mx + "(r, o)"); break;
+    case Op::SimdAnd: body = reduce("r & o"); break;
+    case Op::SimdOr: body = reduce("r | o"); break;
+    case Op::SimdXor: body = reduce("r ^ o"); break;
+    case Op::SimdPrefixInclusiveSum:
+    case Op::SimdPrefixExclusiveSum:
+      body = "    " + T + " r = active ? v : (" + T + ")(0);\n"
+             "    for (uint d = 1u; d < 32u; d <<= 1) {\n"
+             "      const " + T + " o = " + up + "(r, d);\n"
+             "      if (me >= d) r += o;\n"
+             "    }\n";
+      if (op == Op::SimdPrefixExclusiveSum) body += "    r = " + up + "(r, 1u);\n    if (me == 0u) r = (" + T + ")(0);\n";
+      body += "    return r;\n";
+      break;
+    case Op::SimdBroadcast:
+    case Op::SimdShuffle: body = from_lane("lane < 32u", "lane"); break;
+    case Op::SimdShuffleDown: body = "    const uint l = me + delta;\n" + from_lane("l < 32u", "l"); break;
+    case Op::SimdShuffleUp: body = from_lane("delta <= me", "me - delta"); break;
+    case Op::SimdShuffleXor: body = "    const uint l = me ^ mask;\n" + from_lane("l < 32u", "l"); break;
+    case Op::SimdBroadcastFirst:
+      body = "    const uint b = mslport_nv_ballot(active);\n"
+             "    const " + T + " o = " + idx + "(v, 31u - clz(b & (0u - b)));\n"
+             "    return b ? o : v;\n";
+      break;
+    case Op::SimdAll: body = "    return mslport_nv_ballot(active && !v) == 0u;\n"; break;
+    case Op::SimdAny: body = "    return mslport_nv_ballot(active && v) != 0u;\n"; break;
+    case Op::SimdBallot: body = "    return (ulong)mslport_nv_ballot(active && v);\n"; break;
+  }
+  require(dep);
+  return "#ifdef MSLPORT_NV_SHFL\n"
+         "  if (mslport_nv_warps(grid)) {  // warp shuffles, no scratch and no barrier\n"
+         "    const uint me = mslport_simd_slot(grid) & 31u;\n" +
+         body + "  }\n#endif\n";
 }
 
 std::string Prelude::text() const {

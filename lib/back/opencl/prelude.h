@@ -1,7 +1,8 @@
 // The helper functions an emitted .cl defines before its kernels: Metal
 // builtins that OpenCL C 1.2 lacks (clipped edge threadgroups, bf16/half
-// storage, SIMD-group collectives emulated through local memory). Raise
-// steps ask for what they use; only that is printed, in a stable order.
+// storage, SIMD-group collectives emulated through local memory, with a warp
+// shuffle path for NVIDIA under #ifdef MSLPORT_NV_SHFL). Raise steps ask for
+// what they use; only that is printed, in a stable order.
 #pragma once
 
 #include <set>
@@ -55,6 +56,12 @@ class Prelude {
     std::vector<std::string> deps;
   };
   void add(const std::string& name, const std::string& text, std::vector<std::string> deps = {});
+  // NVIDIA warp-shuffle path of a SIMD-group helper (under #ifdef
+  // MSLPORT_NV_SHFL, taken when mslport_nv_warps holds), or "" for value
+  // types it does not handle (they keep the emulation everywhere).
+  std::string nv_simd_fast_path(ir::CollectiveOp op, const std::string& value_type, bool is_float);
+  // Defines mslport_nv_shfl_{idx,bfly,up}_T; returns the item's name.
+  std::string nv_shuffle_helper(const std::string& value_type);
   std::vector<Item> items_;
   std::set<std::string> have_;
 };

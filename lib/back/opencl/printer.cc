@@ -128,7 +128,11 @@ class Printer {
     }
     out_ += ") {\n";
     indent_ = 1;
-    for (auto& a : k.tg_allocs) line("__local " + cl_declaration(m_, a.type, a.name) + ";");
+    // Aligned as Metal aligns threadgroup memory (16 bytes): the device
+    // compiler may then merge neighbouring scalar accesses into vector ones
+    // (e.g. NVIDIA's ld.shared.v4 for x_shared[8 * col + 0..7]).
+    for (auto& a : k.tg_allocs)
+      line("__local " + cl_declaration(m_, a.type, a.name) + " __attribute__((aligned(16)));");
     if (k.body) {
       if (k.body->kind == Stmt::Kind::Block)
         for (auto& s : k.body->stmts) stmt(*s);

@@ -1,0 +1,129 @@
+#include "bench_cli.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+
+#include "support/atomic_file.h"
+
+namespace fs = std::filesystem;
+
+namespace mslport::tool {
+
+namespace {
+
+// Runs argv (no shell); returns the exit status, or -1 if it could not start.
+int spawn(const std::vector<std::string>& argv) {
+  std::cout.flush();
+  std::cerr.flush();
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    std::vector<char*> a;
+    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    execv(a[0], a.data());
+    _exit(127);
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+// The chart's data goes beside the PNG (FILE.png.json), so a machine without
+// matplotlib still leaves what scripts/plot_bench.py needs.
+int plot(const bench::BenchReport& report, const std::string& tool, const std::string& png) {
+  const char* py_env = std::getenv("MSLPORT_PYTHON");
+  std::string python = py_env && *py_env ? py_env : "/usr/bin/python3";
+  const char* script_env = std::getenv("MSLPORT_PLOT_SCRIPT");
+  std::string script =
+      script_env && *script_env ? script_env : std::string(MSLPORT_SOURCE_DIR) + "/scripts/plot_bench.py";
+  std::string data = png + ".json";
+  std::string err;
+  if (!write_file_atomic(data, bench::format_plot_json(report), &err)) {
+    std::cerr << tool << ": error: " << err << "\n";
+    return 1;
+  }
+  int rc = spawn({python, script, data, png});
+  if (rc != 0) {
+    std::cerr << tool << ": error: plotting failed (" << python << " " << script << " exited with " << rc
+              << "; it needs python3-matplotlib); the chart's data is in " << data << "\n";
+    return 1;
+  }
+  std::cerr << tool << ": wrote " << png << " (data: " << data << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
+  cmd->add_option("--kernel", o->kernels, "Only these kernels");
+  cmd->add_option("--target", o->target, "openmp, opencl or all")
+      ->check(CLI::IsMember({"openmp", "opencl", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--platform", o->platforms,
+                  "OpenCL platform name substring, repeatable (default: every platform with a device)");
+  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cmd->add_option("--plot", o->plot,
+                  "Also write a bar chart (PNG) of GB/s per kernel and backend vs the roofs (its data: PNG.json)");
+  cmd->add_option("--repeats", o->repeats, "Timed launches per kernel and backend (default: ~0.3 s worth, 5..1000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--work-dir", o->work_dir, "Where emitted code is built (default: a temp dir)");
+  cmd->add_option("--nvidia-shfl", o->nvidia_shfl,
+                  "SIMD-group functions on NVIDIA devices: on (warp shuffles), off (the portable emulation, backend "
+                  "opencl/nvidia-noshfl) or both")
+      ->check(CLI::IsMember({"on", "off", "both"}))
+      ->capture_default_str();
+}
+
+int make_bench_request(const BenchCliOptions& opt, const std::string& tool, bench::BenchRequest* req,
+                       fs::path* work) {
+  if (opt.target == "all") req->targets = {"openmp", "opencl"};
+  else if (opt.target == "openmp" || opt.target == "opencl") req->targets = {opt.target};
+  else {
+    std::cerr << tool << ": error: unknown target '" << opt.target << "' (openmp, opencl, all)\n";
+    return 2;
+  }
+  if (opt.repeats < 0) {
+    std::cerr << tool << ": error: --repeats must be positive\n";
+    return 2;
+  }
+  *work = opt.work_dir.empty() ? fs::temp_directory_path() / (tool + "-bench-" + std::to_string(::getuid()))
+                               : fs::path(opt.work_dir);
+  std::error_code ec;
+  fs::create_directories(*work, ec);
+  if (ec) {
+    std::cerr << tool << ": error: cannot create " << work->string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  req->build_dir = (*work / "build").string();
+  req->platforms = opt.platforms;
+  req->kernels = opt.kernels;
+  req->plan.repeats = opt.repeats;
+  req->nvidia_shfl = opt.nvidia_shfl;
+  req->progress = [](const std::string& line) { std::cerr << "bench: " << line << "\n"; };
+  return 0;
+}
+
+int run_and_report(const BenchCliOptions& opt, const std::string& tool, const bench::BenchRequest& req,
+                   bool failed) {
+  bench::BenchReport report = bench::run_bench(req);
+  if (opt.format == "json") {
+    std::cout << bench::format_bench_json(report);
+    for (const auto& w : report.warnings) std::cerr << tool << ": warning: " << w << "\n";
+    for (const auto& s : report.skipped) std::cerr << tool << ": skipped " << s << "\n";
+    for (const auto& e : report.errors) std::cerr << tool << ": error: " << e << "\n";
+  } else {
+    std::cout << bench::format_bench_table(report);
+  }
+  if (!opt.plot.empty() && plot(report, tool, opt.plot) != 0) failed = true;
+  return failed || !report.errors.empty() ? 1 : 0;
+}
+
+}  // namespace mslport::tool
