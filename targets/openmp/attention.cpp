@@ -374,10 +374,10 @@ void attn_values_batched_threadgroup(const float* scores, const float* V_cache, 
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
-    const uint32_t head = tid / head_dim;
+    const uint32_t head = mslport::udiv(tid, head_dim);
     const uint32_t d = tid - (head * head_dim);
     st.p[wi] = scores + (head * seq_stride);
-    st.v[wi] = (V_cache + ((head / heads_per_kv) * head_dim)) + d;
+    st.v[wi] = (V_cache + ((mslport::udiv(head, heads_per_kv)) * head_dim)) + d;
     st.acc[wi] = 0.0f;
   }
   for (uint32_t t = 0u; t < seq_len; ++t) {
@@ -449,7 +449,7 @@ void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const
     const uint32_t vi = lx;
     const uint32_t values = num_v_heads * 128u;
     const uint32_t stride = (2u * key_total) + values;
-    const uint32_t qk_col = (head / k_heads_per_v) * 128u;
+    const uint32_t qk_col = (mslport::udiv(head, k_heads_per_v)) * 128u;
     float* srow = state + (((head * 128u) + vi) * 128u);
     float s[128];
     for (uint32_t j = 0u; j < 128u; ++j) {
@@ -529,9 +529,9 @@ void rope_n_tokens_threadgroup(float* x, const float* inv_freq, const uint32_t n
     const uint32_t half_rot = rotary_dim / 2u;
     const uint32_t per_token = num_heads * half_rot;
     if (!(tid >= (n_tokens * per_token))) {
-      const uint32_t token = tid / per_token;
+      const uint32_t token = mslport::udiv(tid, per_token);
       const uint32_t rest = tid - (token * per_token);
-      const uint32_t head = rest / half_rot;
+      const uint32_t head = mslport::udiv(rest, half_rot);
       const uint32_t i = rest - (head * half_rot);
       const float angle = float(start_pos + int32_t(token)) * inv_freq[i];
       const float c = mslport::msl::precise::cos(angle);

@@ -36,7 +36,7 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
-      st.next[wi] = buf[tid] + buf[(tid + 1u) % tg_size];
+      st.next[wi] = buf[tid] + buf[mslport::umod((tid + 1u), tg_size)];
     }
     // threadgroup_barrier (feat_barrier_stencil_rounds.metal:21:9): every work-item loop above has finished
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

@@ -37,7 +37,7 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     uint32_t at = (group * tg_size) + tid;
-    const uint32_t j = (tid + 1u) % tg_size;
+    const uint32_t j = mslport::umod((tid + 1u), tg_size);
     out[at] = (values[j] + float(tags[j] % 7u));
   }
 }

@@ -74,13 +74,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       if (st.mslport_alive[wi]) {
         words = (in_dim >> 3);
         words_per_group = (group_size >> 3);
-        groups = (in_dim / group_size);
+        groups = (mslport::udiv(in_dim, group_size));
         wr = (W_packed + (r * words));
         sr = (scales + (r * groups));
         br = (biases + (r * groups));
         st.acc[wi] = 0.0f;
         for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = c / words_per_group;
+          const uint32_t g = mslport::udiv(c, words_per_group);
           const uint32_t word = wr[c];
           const uint32_t base = c << 3;
           float qx = 0.0f;
@@ -117,13 +117,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       if (st.mslport_alive[wi]) {
         words = (in_dim >> 3);
         words_per_group = (group_size >> 3);
-        groups = (in_dim / group_size);
+        groups = (mslport::udiv(in_dim, group_size));
         wr = (W_packed + (r * words));
         sr = (scales + (r * groups));
         br = (biases + (r * groups));
         st.acc[wi] = 0.0f;
         for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = c / words_per_group;
+          const uint32_t g = mslport::udiv(c, words_per_group);
           const uint32_t word = wr[c];
           const uint32_t base = c << 3;
           float qx = 0.0f;
@@ -287,13 +287,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       if (st.mslport_alive[wi]) {
         words = (in_dim >> 2);
         words_per_group = (group_size >> 2);
-        groups = (in_dim / group_size);
+        groups = (mslport::udiv(in_dim, group_size));
         wr = (W_packed + (r * words));
         sr = (scales + (r * groups));
         br = (biases + (r * groups));
         st.acc[wi] = 0.0f;
         for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = c / words_per_group;
+          const uint32_t g = mslport::udiv(c, words_per_group);
           const uint32_t word = wr[c];
           const uint32_t base = c << 2;
           float qx = 0.0f;
@@ -330,13 +330,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       if (st.mslport_alive[wi]) {
         words = (in_dim >> 2);
         words_per_group = (group_size >> 2);
-        groups = (in_dim / group_size);
+        groups = (mslport::udiv(in_dim, group_size));
         wr = (W_packed + (r * words));
         sr = (scales + (r * groups));
         br = (biases + (r * groups));
         st.acc[wi] = 0.0f;
         for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = c / words_per_group;
+          const uint32_t g = mslport::udiv(c, words_per_group);
           const uint32_t word = wr[c];
           const uint32_t base = c << 2;
           float qx = 0.0f;
@@ -598,10 +598,10 @@ void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* sca
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
     if (!(gid >= (n_tokens * hidden_dim))) {
-      const uint32_t t = gid / hidden_dim;
+      const uint32_t t = mslport::udiv(gid, hidden_dim);
       const uint32_t d = gid - (t * hidden_dim);
       const uint32_t v = uint32_t(token_ids[t]);
-      const uint32_t g = (v * (hidden_dim / group_size)) + (d / group_size);
+      const uint32_t g = (v * (mslport::udiv(hidden_dim, group_size))) + (mslport::udiv(d, group_size));
       const uint32_t word = W_packed[(v * (hidden_dim >> 3)) + (d >> 3)];
       const uint32_t q = (word >> ((d & 7u) << 2)) & 15u;
       out[gid] = mslport::msl::fma(float(q), mslport::as_type<float>(uint32_t(scales[g]) << 16), mslport::as_type<float>(uint32_t(biases[g]) << 16));

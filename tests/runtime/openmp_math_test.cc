@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "mslport/openmp_rt.h"
 
@@ -64,3 +65,38 @@ TEST(OpenMpMath, ExpOfVectorsIsPerLane) {
 }
 
 }  // namespace
+
+TEST(OpenMpMath, UdivAndUmodAreExact) {
+  // Exhaustive near the edges where a double reciprocal is most likely to
+  // round across an integer, random elsewhere.
+  std::vector<uint32_t> edges;
+  for (uint32_t v = 1; v < 300; ++v) edges.push_back(v);
+  for (uint32_t v = 0; v < 300; ++v) edges.push_back(0xffffffffu - v);
+  for (int s = 1; s < 32; ++s)
+    for (int d = -2; d <= 2; ++d) edges.push_back((1u << s) + uint32_t(d));
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return uint32_t(state >> 11);
+  };
+  auto check = [](uint32_t a, uint32_t b) {
+    ASSERT_EQ(mslport::udiv(a, b), a / b) << a << " / " << b;
+    ASSERT_EQ(mslport::umod(a, b), a % b) << a << " % " << b;
+  };
+  for (uint32_t b : edges) {
+    if (b == 0) continue;
+    for (uint32_t a : edges) check(a, b);
+    for (uint32_t k = 1; k < 64; ++k) {  // multiples of b and their neighbours
+      uint64_t m = uint64_t(b) * (next() % (uint64_t(0xffffffffu / b) + 1));
+      for (int d = -1; d <= 1; ++d)
+        if (int64_t(m) + d >= 0 && m + d <= 0xffffffffull) check(uint32_t(m + d), b);
+    }
+  }
+  for (int i = 0; i < 1000000; ++i) {
+    uint32_t b = next() >> (next() % 32);
+    if (b) check(next(), b);
+  }
+  // Division by zero is undefined in Metal: no trap, the GPUs' all-ones.
+  EXPECT_EQ(mslport::udiv(7, 0), 0xffffffffu);
+  EXPECT_EQ(mslport::umod(7, 0), 7u);
+}

@@ -210,6 +210,13 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       }
     }
     case Expr::Kind::Binary: {
+      // uint / and % by a non-literal inside work-item loops: mslport::udiv
+      // keeps the loop vectorised (openmp_rt.h says how).
+      if (wi && (e.binary_op == BinaryOp::Div || e.binary_op == BinaryOp::Rem) && e.type.is_scalar() &&
+          e.type.scalar == ScalarKind::UInt && e.args[0]->type == e.type && e.args[1]->type == e.type &&
+          e.args[1]->kind != Expr::Kind::IntLit)
+        return std::string(e.binary_op == BinaryOp::Div ? "mslport::udiv(" : "mslport::umod(") + sub(*e.args[0]) +
+               ", " + sub(*e.args[1]) + ")";
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
       // bfloat/half results round after each operation, as in Metal.
       if (e.type.is_scalar() && (e.type.scalar == ScalarKind::BFloat) &&

@@ -151,6 +151,26 @@ template <class To, class From> To as_type(const From& f) {
   return t;
 }
 
+// ------------------------------------------------------ integer division --
+// Unsigned 32-bit division and remainder by a value the compiler cannot see
+// (a kernel parameter), as work-item loops use them: AVX-512 has no integer
+// divide, so `a / b` in a vectorised loop becomes 16 scalar divisions. Here
+// the quotient comes from a double-precision reciprocal (hoisted out of the
+// loop when b is invariant), truncated, then corrected by one either way:
+// |a * (1/b) - a/b| < 2^-20, so the truncation is at most one off, and the
+// integer products decide. Exact for every a, b; b == 0, undefined in Metal,
+// gives 0xffffffff (the quotient NVIDIA and Apple GPUs return) instead of
+// a trap.
+inline uint32_t udiv(uint32_t a, uint32_t b) {
+  const uint32_t d = b == 0 ? 1u : b;
+  const double r = 1.0 / double(d);
+  uint32_t q = uint32_t(double(a) * r);
+  q -= uint64_t(q) * d > a ? 1u : 0u;
+  q += (uint64_t(q) + 1u) * d <= a ? 1u : 0u;
+  return b == 0 ? 0xffffffffu : q;
+}
+inline uint32_t umod(uint32_t a, uint32_t b) { return b == 0 ? a : a - udiv(a, b) * b; }
+
 // ------------------------------------------------------------ Metal math --
 // Metal compiles with fast math by default; these use the plain libm
 // functions (at least as accurate), so golden tolerances cover both.
