@@ -57,7 +57,10 @@ int run_translate(const std::string& file, const std::string& target, const std:
 int run_ir(const std::string& file, const std::string& kernel);
 int run_check(const CheckOptions& options);
 int run_bench(const BenchOptions& options);
-int run_regen(const std::vector<std::string>& sources, const std::string& targets_dir, bool line_directives);
+// time_report: print where the translation time went (phase_times.h).
+// force: translate every source even if its stamp says it is unchanged.
+int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives,
+              bool time_report = false, bool force = false);
 int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir);
 
 }  // namespace mslport::tool

@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
   regen->add_option("sources", regen_src, "Sources (default: metal_src/)");
   regen->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
   regen->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
+  bool time_report = false, force = false;
+  regen->add_flag("--time-report", time_report, "Print the wall time spent in each translation phase");
+  regen->add_flag("--force", force, "Translate every source, even those unchanged since the last regen");
 
   auto* diff = app.add_subcommand("diff", "Compare what regen would write with targets/ (exit 1 on drift)");
   diff->add_option("sources", regen_src, "Sources (default: metal_src/)");
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
   }
   if (*regen) {
     if (regen_src.empty()) regen_src = {"metal_src"};
-    return run_regen(regen_src, targets_dir, line_directives);
+    return run_regen(regen_src, targets_dir, line_directives, time_report, force);
   }
   if (*diff) {
     if (regen_src.empty()) regen_src = {"metal_src"};

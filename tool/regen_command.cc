@@ -1,6 +1,8 @@
 // `mslport regen` and `mslport diff`: the targets/ tree is a pure function
 // of the sources (Tint-style expectation files), regenerated all-or-nothing.
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <algorithm>
@@ -13,6 +15,7 @@
 
 #include "commands.h"
 #include "support/atomic_file.h"
+#include "support/phase_times.h"
 
 namespace fs = std::filesystem;
 
@@ -117,7 +120,29 @@ std::map<std::string, std::string> read_stamps(const std::string& path) {
 
 }  // namespace
 
-int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives) {
+namespace {
+// The --time-report table: phases summed over the translating threads.
+void print_time_report(double wall, double cpu, size_t translated) {
+  std::vector<PhaseTime> phases = phase_times();
+  double total = 0, clang = 0;
+  for (auto& p : phases) {
+    total += p.seconds;
+    if (p.phase.rfind("libclang", 0) == 0) clang += p.seconds;
+  }
+  std::fprintf(stderr, "time report (%zu files translated; seconds summed over threads):\n", translated);
+  for (auto& p : phases)
+    std::fprintf(stderr, "  %-42s %8.3f s  %5.1f%%  (%d calls)\n", p.phase.c_str(), p.seconds,
+                 total > 0 ? 100.0 * p.seconds / total : 0.0, p.count);
+  std::fprintf(stderr, "  %-42s %8.3f s\n", "translator, beyond libclang", total - clang);
+  std::fprintf(stderr, "  %-42s %8.3f s\n", "libclang", clang);
+  std::fprintf(stderr, "  %-42s %8.3f s wall, %.3f s CPU\n", "whole command", wall, cpu);
+}
+}  // namespace
+
+int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives,
+              bool time_report, bool force) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   std::string err;
   auto sources = expand_sources(paths, &err);
   if (!err.empty()) {
@@ -141,7 +166,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     for (auto rel : {"openmp/" + stem + ".cpp", "openmp/" + stem + ".h", "opencl/" + stem + ".cl",
                      "opencl/" + stem + ".bindings.json"})
       outputs = outputs && fs::exists(fs::path(targets_dir) / rel);
-    if (outputs && old_stamps.count(src) && old_stamps[src] == stamp) ++skipped;
+    if (!force && outputs && old_stamps.count(src) && old_stamps[src] == stamp) ++skipped;
     else todo.push_back(src);
   }
   std::map<std::string, std::string> files;
@@ -172,6 +197,9 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   }
   std::cerr << "mslport regen: " << sources.size() << " sources (" << skipped << " unchanged, skipped), " << written
             << " files written, " << unchanged << " files unchanged\n";
+  if (time_report)
+    print_time_report(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
+                      double(std::clock() - cpu_start) / CLOCKS_PER_SEC, todo.size());
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
 #include "support/atomic_file.h"
+#include "support/phase_times.h"
 
 namespace fs = std::filesystem;
 
@@ -21,7 +22,10 @@ bool translate_file(const std::string& path, Target target, bool line_directives
   out->stem = fs::path(path).stem().string();
   auto module = front::parse_metal_file(path, diags);
   if (!module || diags.has_errors()) return false;
-  if (!ir::verify_module(*module, diags)) return false;
+  {
+    PhaseTimer timer("IR verifier");
+    if (!ir::verify_module(*module, diags)) return false;
+  }
   bool ok = true;
   if (target != Target::OpenCL) {
     back::openmp::EmitOptions o;
@@ -30,6 +34,7 @@ bool translate_file(const std::string& path, Target target, bool line_directives
     o.line_directives = line_directives;
     o.sanitize = sanitize;
     back::openmp::EmitResult r;
+    PhaseTimer timer("C++/OpenMP: lowering passes + emit");
     if (back::openmp::emit_module(*module, o, diags, &r)) {
       out->cpp = std::move(r.cpp_source);
       out->header = std::move(r.header_source);
@@ -42,6 +47,7 @@ bool translate_file(const std::string& path, Target target, bool line_directives
     o.tool_version = kVersion;
     o.line_directives = line_directives;
     back::opencl::EmitResult r;
+    PhaseTimer timer("OpenCL: raise + lowering passes + emit");
     if (back::opencl::emit_module(*module, o, diags, &r)) {
       out->cl = std::move(r.cl_source);
       out->bindings = std::move(r.bindings_json);

@@ -3,6 +3,7 @@
 // through with the user's file:line:col, and walks the program scope:
 // structs, program-scope constants and kernels.
 #include "front/parse_metal.h"
+#include "support/phase_times.h"
 
 #include <clang-c/Index.h>
 
@@ -189,8 +190,12 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXUnsavedFile unsaved{path.c_str(), text.c_str(), (unsigned long)text.size()};
   CXTranslationUnit tu = nullptr;
-  CXErrorCode err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
-                                                CXTranslationUnit_None, &tu);
+  CXErrorCode err;
+  {
+    PhaseTimer timer("libclang parse");
+    err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
+                                      CXTranslationUnit_None, &tu);
+  }
   if (err != CXError_Success || !tu) {
     // libclang runs the parse under crash recovery: a crash inside clang
     // comes back as CXError_Crashed and is an error for this file only.
@@ -204,10 +209,15 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   ctx.main_file = clang_getFile(tu, path.c_str());
 
   int before = diags.error_count();
-  if (pass_through_diagnostics(ctx) == 0) build_scope(ctx, clang_getTranslationUnitCursor(tu));
-
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(index);
+  {
+    PhaseTimer timer("front end: AST walk to IR");
+    if (pass_through_diagnostics(ctx) == 0) build_scope(ctx, clang_getTranslationUnitCursor(tu));
+  }
+  {
+    PhaseTimer timer("libclang dispose");
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+  }
   if (diags.error_count() > before) return std::nullopt;
   return module;
 }
