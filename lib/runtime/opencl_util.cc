@@ -58,7 +58,11 @@ bool is_nvidia_device(cl_device_id d) {
 }
 
 std::string emitted_build_options(cl_device_id dev, bool nv_shfl) {
-  std::string opts = "-cl-std=CL1.2";
+  // -cl-unsafe-math-optimizations: Metal compiles with fast math by default,
+  // so sums may be reassociated (the same license the C++/OpenMP build gets
+  // with -fassociative-math); not -cl-fast-relaxed-math, whose finite-math
+  // assumption breaks kernels that compare against INFINITY.
+  std::string opts = "-cl-std=CL1.2 -cl-unsafe-math-optimizations";
   const char* env = std::getenv("MSLPORT_NV_SHFL");
   if (env && std::string(env) == "0") nv_shfl = false;
   if (nv_shfl && is_nvidia_device(dev)) opts += " -DMSLPORT_NV_SHFL";

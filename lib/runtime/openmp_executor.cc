@@ -363,9 +363,13 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
     return nullptr;
   }
   // -fno-math-errno: Metal's math never sets errno, and errno keeps sqrt/exp
-  // out of vectorised work-item loops.
-  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fopenmp", "-shared",
-                                    "-fPIC",
+  // out of vectorised work-item loops. -fassociative-math (with the
+  // -fno-signed-zeros -fno-trapping-math it needs): Metal compiles with fast
+  // math by default, which lets a per-thread sum (`dot += a[d] * w[d]`) be
+  // reassociated and so vectorised; the golden tolerances already allow
+  // for it. Not -ffast-math: kernels compare against INFINITY and NaN.
+  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fassociative-math",
+                                    "-fno-signed-zeros", "-fno-trapping-math", "-fopenmp", "-shared", "-fPIC",
                                     "-DMSLPORT_RUNNER_MODULE", "-I", include_dir};
   // Clang: let the vectoriser use interleaved (shuffled) loads under a mask.
   // A work-item loop reads `x[8 * col + j]` for j = 0..7 under the kernel's
