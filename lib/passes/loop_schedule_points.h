@@ -14,12 +14,14 @@ namespace mslport::passes {
 // every thread's iteration k before any thread's iteration k+1 is one of
 // the allowed interleavings; each thread's own iterations keep their order.
 //
-// Chosen loops: `for` loops with a threadgroup-uniform trip count, not
-// nested in another loop, with no loop, sync, break, continue, return or
-// simdgroup_matrix inside, and a bound that is not a literal (small
-// constant loops are better unrolled by the C++ compiler). Loops under a
-// memory-dependent condition are left alone (their barriers are checked at
-// run time).
+// Chosen loops: `for` loops that every thread reaches, with a
+// threadgroup-uniform trip count, not nested in another loop, with no
+// sync, break, continue, return or simdgroup_matrix inside, and a bound that
+// is not a literal (small constant loops are better unrolled by the C++
+// compiler). Loops nested in them stay in the work-item loop (a per-thread
+// dot product vectorises better along its own index than across threads).
+// Loops under a per-thread condition (`if (tid == 0)`) or a memory-dependent
+// one are left alone.
 //
 // A thread-strided loop (the mat-vecs' `for (uint col = lane; col < n; col
 // += 32)`, a cooperative copy `for (i = lid; i < n; i += 256)`) first gets a

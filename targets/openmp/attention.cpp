@@ -38,7 +38,6 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.part[wi] = 0.0f;
-    const uint32_t mslport_start0 = lid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((head_dim == 0u) ? 0u : (((head_dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -163,7 +162,6 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.m[wi] = -std::numeric_limits<float>::infinity();
-    const uint32_t mslport_start0 = lid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -235,7 +233,6 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.s[wi] = 0.0f;
-    const uint32_t mslport_start1 = lid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -307,7 +304,6 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t lid = lx;
     st.inv[wi] = 1.0f / st.total[wi];
-    const uint32_t mslport_start2 = lid;
   }
   for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter2 += 1u) {
     // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -433,7 +429,7 @@ extern "C" int mslport_entry_attn_values_batched(const mslport_args* a, const ms
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct gated_delta_net_step_state {
-  char unused;
+  float s[mslport::kMaxThreads][128];
 };
 
 // One threadgroup.
@@ -441,41 +437,56 @@ void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
   const uint32_t head = geo.tg_pos.x;
+  const uint32_t values = num_v_heads * 128u;
+  const uint32_t stride = (2u * key_total) + values;
+  const uint32_t qk_col = (head / k_heads_per_v) * 128u;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t vi = lx;
-    const uint32_t values = num_v_heads * 128u;
-    const uint32_t stride = (2u * key_total) + values;
-    const uint32_t qk_col = (mslport::udiv(head, k_heads_per_v)) * 128u;
     float* srow = state + (((head * 128u) + vi) * 128u);
-    float s[128];
     for (uint32_t j = 0u; j < 128u; ++j) {
-      s[j] = srow[j];
+      st.s[wi][j] = srow[j];
     }
-    for (uint32_t t = 0u; t < n_tokens; ++t) {
-      const float* tok = conv_out + (t * stride);
-      const float* q = tok + qk_col;
-      const float* k = (tok + key_total) + qk_col;
+  }
+  for (uint32_t t = 0u; t < n_tokens; ++t) {
+    // work-item loops split here (attention.metal:165:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    const float* tok = conv_out + (t * stride);
+    const float* q = tok + qk_col;
+    const float* k = (tok + key_total) + qk_col;
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t vi = lx;
       const float g = g_decay[(t * num_v_heads) + head];
       const float beta = beta_gate[(t * num_v_heads) + head];
       float sk = 0.0f;
       for (uint32_t j_1 = 0u; j_1 < 128u; ++j_1) {
-        s[j_1] *= g;
-        sk = mslport::msl::fma(s[j_1], k[j_1], sk);
+        st.s[wi][j_1] *= g;
+        sk = mslport::msl::fma(st.s[wi][j_1], k[j_1], sk);
       }
       const float delta = (tok[((2u * key_total) + (head * 128u)) + vi] - sk) * beta;
       float y = 0.0f;
       for (uint32_t j_2 = 0u; j_2 < 128u; ++j_2) {
-        s[j_2] = mslport::msl::fma(k[j_2], delta, s[j_2]);
-        y = mslport::msl::fma(s[j_2], q[j_2], y);
+        st.s[wi][j_2] = mslport::msl::fma(k[j_2], delta, st.s[wi][j_2]);
+        y = mslport::msl::fma(st.s[wi][j_2], q[j_2], y);
       }
       output[((t * values) + (head * 128u)) + vi] = y;
     }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t vi = lx;
+    float* srow = state + (((head * 128u) + vi) * 128u);
     for (uint32_t j_3 = 0u; j_3 < 128u; ++j_3) {
-      srow[j_3] = s[j_3];
+      srow[j_3] = st.s[wi][j_3];
     }
   }
 }

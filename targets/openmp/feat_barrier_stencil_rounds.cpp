@@ -25,7 +25,7 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const uint32_t at = (group * tg_size) + tid;
+    uint32_t at = (group * tg_size) + tid;
     buf[tid] = x[at];
   }
   // threadgroup_barrier (feat_barrier_stencil_rounds.metal:18:5): every work-item loop above has finished

@@ -25,7 +25,7 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const uint32_t at = (group * tg_size) + tid;
+    uint32_t at = (group * tg_size) + tid;
     values[tid] = x[at];
     tags[tid] = ((tid * 3u) + group);
   }

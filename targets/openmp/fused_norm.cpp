@@ -39,13 +39,25 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      float v = 0.0f;
-      for (uint32_t k = 0u; k < top_k; ++k) {
-        v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        float v = 0.0f;
+        for (uint32_t k = 0u; k < top_k; ++k) {
+          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+        }
+        mixed[i] = v;
+        st.sum_sq[wi] += (v * v);
       }
-      mixed[i] = v;
-      st.sum_sq[wi] += (v * v);
     }
   }
   // simd_sum at fused_norm.metal:79:30: combines the active lanes of each 32-lane SIMD group
@@ -116,7 +128,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     st.scale[wi] = inv_rms[0];
   }
   const uint32_t base = row * dim;
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -124,8 +136,8 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_size);
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
       if (i_1 < dim) {
         output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
       }
@@ -205,15 +217,27 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     const uint32_t tid = wi;
     st.sq_res[wi] = 0.0f;
     st.sq_mix[wi] = 0.0f;
-    for (uint32_t i = tid; i < dim; i += tg_size) {
-      const float r = residual[base + i];
-      st.sq_res[wi] += (r * r);
-      float v = 0.0f;
-      for (uint32_t k = 0u; k < top_k; ++k) {
-        v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+      if (i < dim) {
+        const float r = residual[base + i];
+        st.sq_res[wi] += (r * r);
+        float v = 0.0f;
+        for (uint32_t k = 0u; k < top_k; ++k) {
+          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+        }
+        mixed[i] = v;
+        st.sq_mix[wi] += (v * v);
       }
-      mixed[i] = v;
-      st.sq_mix[wi] += (v * v);
     }
   }
   // simd_sum at fused_norm.metal:143:28: combines the active lanes of each 32-lane SIMD group
@@ -307,9 +331,8 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     const uint32_t tid = wi;
     st.scale_res[wi] = inv_rms[0];
     st.scale_mix[wi] = inv_rms[1];
-    const uint32_t mslport_start0 = tid;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -317,8 +340,8 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_size);
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
       if (i_1 < dim) {
         output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
       }
@@ -386,7 +409,6 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -471,7 +493,6 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
-    const uint32_t mslport_start1 = tid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -549,7 +570,6 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -637,7 +657,6 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
-    const uint32_t mslport_start1 = tid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -715,7 +734,6 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -881,7 +899,6 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -1036,7 +1053,6 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -1186,7 +1202,6 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)

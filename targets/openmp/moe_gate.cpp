@@ -42,7 +42,6 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -128,7 +127,6 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
-    const uint32_t mslport_start1 = tid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -188,11 +186,16 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           const uint32_t lane = (lx - mslport_sx);
           const float* row{};
+          uint32_t mslport_start2{};
           if (st.mslport_loop_mask0[wi]) {
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
-            for (uint32_t d = lane; d < hidden_dim; d += 32u) {
-              st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+            mslport_start2 = lane;
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)); mslport_iter2 += 1u) {
+              uint32_t d = mslport_start2 + (mslport_iter2 * 32u);
+              if (d < hidden_dim) {
+                st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+              }
             }
           }
         }}
@@ -204,11 +207,16 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           const uint32_t lane = wi % mslport::kSimdWidth;
           const float* row{};
+          uint32_t mslport_start2{};
           if (st.mslport_loop_mask0[wi]) {
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
-            for (uint32_t d = lane; d < hidden_dim; d += 32u) {
-              st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+            mslport_start2 = lane;
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)); mslport_iter2 += 1u) {
+              uint32_t d = mslport_start2 + (mslport_iter2 * 32u);
+              if (d < hidden_dim) {
+                st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
+              }
             }
           }
         }

@@ -85,7 +85,6 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     st.mslport_alive[wi] = true;
-    const uint32_t col = (group.x * group_size.x) + local.x;
   }
   const uint32_t width = uint32_t(p.hidden);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -181,7 +180,6 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     st.mslport_alive[wi] = true;
-    const uint32_t col = (group.x * group_size.x) + local.x;
   }
   const uint32_t width = uint32_t(p.hidden);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -283,14 +281,26 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
-    for (uint32_t i = tid; i < n; i += width) {
-      float acc = 0.0f;
-      for (int32_t s = 0; s < p.n_slots; ++s) {
-        acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
+  }
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+    // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + (mslport_iter0 * width);
+      if (i < n) {
+        float acc = 0.0f;
+        for (int32_t s = 0; s < p.n_slots; ++s) {
+          acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
+        }
+        const float r = residual[i] + acc;
+        residual[i] = r;
+        st.sum_sq[wi] += (r * r);
       }
-      const float r = residual[i] + acc;
-      residual[i] = r;
-      st.sum_sq[wi] += (r * r);
     }
   }
   // simd_sum at moe_post_ops.metal:126:30: combines the active lanes of each 32-lane SIMD group
@@ -361,9 +371,8 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
-    const uint32_t mslport_start0 = tid;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -371,8 +380,8 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i_1 = mslport_start0 + (mslport_iter0 * width);
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
       if (i_1 < n) {
         normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
       }

@@ -13,9 +13,11 @@ struct dequant_matvec_4bit_v3_state {
   bool mslport_alive[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float acc[mslport::kMaxThreads];
-  bool mslport_c0_act[mslport::kMaxThreads];
-  float mslport_c0_in[mslport::kMaxThreads];
-  float mslport_c0_out[mslport::kMaxThreads];
+  const uint16_t* br[mslport::kMaxThreads];
+  const uint16_t* sr[mslport::kMaxThreads];
+  bool mslport_c1_act[mslport::kMaxThreads];
+  float mslport_c1_in[mslport::kMaxThreads];
+  float mslport_c1_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -32,7 +34,6 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -59,39 +60,22 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
       const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t words{};
-      uint32_t words_per_group{};
+      uint32_t r = (tg_index * 8u) + sg;
+      uint32_t words = in_dim >> 3;
+      uint32_t words_per_group = group_size >> 3;
+      const uint32_t* wr = W_packed + (r * words);
+      uint32_t mslport_start1 = lane;
       uint32_t groups{};
-      const uint32_t* wr{};
-      const uint16_t* sr{};
-      const uint16_t* br{};
-      const uint32_t r = (tg_index * 8u) + sg;
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
       if (st.mslport_alive[wi]) {
-        words = (in_dim >> 3);
-        words_per_group = (group_size >> 3);
         groups = (mslport::udiv(in_dim, group_size));
-        wr = (W_packed + (r * words));
-        sr = (scales + (r * groups));
-        br = (biases + (r * groups));
+        st.sr[wi] = (scales + (r * groups));
+        st.br[wi] = (biases + (r * groups));
         st.acc[wi] = 0.0f;
-        for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = mslport::udiv(c, words_per_group);
-          const uint32_t word = wr[c];
-          const uint32_t base = c << 3;
-          float qx = 0.0f;
-          float xsum = 0.0f;
-          for (uint32_t k = 0u; k < 8u; ++k) {
-            const float xv = xc[base + k];
-            qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-            xsum += xv;
-          }
-          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
-        }
       }
     }}
   } else {
@@ -102,40 +86,110 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = wi % mslport::kSimdWidth;
       const uint32_t sg = wi / mslport::kSimdWidth;
-      uint32_t words{};
-      uint32_t words_per_group{};
+      uint32_t r = (tg_index * 8u) + sg;
+      uint32_t words = in_dim >> 3;
+      uint32_t words_per_group = group_size >> 3;
+      const uint32_t* wr = W_packed + (r * words);
+      uint32_t mslport_start1 = lane;
       uint32_t groups{};
-      const uint32_t* wr{};
-      const uint16_t* sr{};
-      const uint16_t* br{};
-      const uint32_t r = (tg_index * 8u) + sg;
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
       if (st.mslport_alive[wi]) {
-        words = (in_dim >> 3);
-        words_per_group = (group_size >> 3);
         groups = (mslport::udiv(in_dim, group_size));
-        wr = (W_packed + (r * words));
-        sr = (scales + (r * groups));
-        br = (biases + (r * groups));
+        st.sr[wi] = (scales + (r * groups));
+        st.br[wi] = (biases + (r * groups));
         st.acc[wi] = 0.0f;
-        for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = mslport::udiv(c, words_per_group);
-          const uint32_t word = wr[c];
-          const uint32_t base = c << 3;
-          float qx = 0.0f;
-          float xsum = 0.0f;
-          for (uint32_t k = 0u; k < 8u; ++k) {
-            const float xv = xc[base + k];
-            qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-            xsum += xv;
-          }
-          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+      }
+    }
+  }
+  {
+    uint32_t mslport_iter1 = 0u;
+    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
+      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
+      bool mslport_cond0 = false;
+      {
+        bool mslport_first = true;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          uint32_t words = in_dim >> 3;
+          if (!st.mslport_alive[wi]) continue;
+          const bool v = mslport_iter1 < ((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u));
+          if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
+          else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
       }
+      if (!mslport_cond0) break;
+      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+        #pragma omp simd
+        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = (lx - mslport_sx);
+          const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          uint32_t words_per_group = group_size >> 3;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + (mslport_iter1 * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, words_per_group);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 3;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 8u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }}
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          uint32_t words_per_group = group_size >> 3;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + (mslport_iter1 * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, words_per_group);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 3;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 8u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      }
+      mslport_iter1 += 1u;
     }
   }
   // simd_sum at quant_matvec.metal:82:25: combines the active lanes of each 32-lane SIMD group
@@ -145,16 +199,16 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c0_act[wi] = act;
-    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
+    st.mslport_c1_act[wi] = act;
+    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
+    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
   if (geo.tg_size.x % mslport::kSimdWidth == 0) {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -226,9 +280,11 @@ struct dequant_matvec_8bit_v3_state {
   bool mslport_alive[mslport::kMaxThreads];
   float total[mslport::kMaxThreads];
   float acc[mslport::kMaxThreads];
-  bool mslport_c0_act[mslport::kMaxThreads];
-  float mslport_c0_in[mslport::kMaxThreads];
-  float mslport_c0_out[mslport::kMaxThreads];
+  const uint16_t* br[mslport::kMaxThreads];
+  const uint16_t* sr[mslport::kMaxThreads];
+  bool mslport_c1_act[mslport::kMaxThreads];
+  float mslport_c1_in[mslport::kMaxThreads];
+  float mslport_c1_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -245,7 +301,6 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -272,39 +327,22 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
       const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t words{};
-      uint32_t words_per_group{};
+      uint32_t r = (tg_index * 8u) + sg;
+      uint32_t words = in_dim >> 2;
+      uint32_t words_per_group = group_size >> 2;
+      const uint32_t* wr = W_packed + (r * words);
+      uint32_t mslport_start1 = lane;
       uint32_t groups{};
-      const uint32_t* wr{};
-      const uint16_t* sr{};
-      const uint16_t* br{};
-      const uint32_t r = (tg_index * 8u) + sg;
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
       if (st.mslport_alive[wi]) {
-        words = (in_dim >> 2);
-        words_per_group = (group_size >> 2);
         groups = (mslport::udiv(in_dim, group_size));
-        wr = (W_packed + (r * words));
-        sr = (scales + (r * groups));
-        br = (biases + (r * groups));
+        st.sr[wi] = (scales + (r * groups));
+        st.br[wi] = (biases + (r * groups));
         st.acc[wi] = 0.0f;
-        for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = mslport::udiv(c, words_per_group);
-          const uint32_t word = wr[c];
-          const uint32_t base = c << 2;
-          float qx = 0.0f;
-          float xsum = 0.0f;
-          for (uint32_t k = 0u; k < 4u; ++k) {
-            const float xv = xc[base + k];
-            qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-            xsum += xv;
-          }
-          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
-        }
       }
     }}
   } else {
@@ -315,40 +353,110 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = wi % mslport::kSimdWidth;
       const uint32_t sg = wi / mslport::kSimdWidth;
-      uint32_t words{};
-      uint32_t words_per_group{};
+      uint32_t r = (tg_index * 8u) + sg;
+      uint32_t words = in_dim >> 2;
+      uint32_t words_per_group = group_size >> 2;
+      const uint32_t* wr = W_packed + (r * words);
+      uint32_t mslport_start1 = lane;
       uint32_t groups{};
-      const uint32_t* wr{};
-      const uint16_t* sr{};
-      const uint16_t* br{};
-      const uint32_t r = (tg_index * 8u) + sg;
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
       if (st.mslport_alive[wi]) {
-        words = (in_dim >> 2);
-        words_per_group = (group_size >> 2);
         groups = (mslport::udiv(in_dim, group_size));
-        wr = (W_packed + (r * words));
-        sr = (scales + (r * groups));
-        br = (biases + (r * groups));
+        st.sr[wi] = (scales + (r * groups));
+        st.br[wi] = (biases + (r * groups));
         st.acc[wi] = 0.0f;
-        for (uint32_t c = lane; c < words; c += 32u) {
-          const uint32_t g = mslport::udiv(c, words_per_group);
-          const uint32_t word = wr[c];
-          const uint32_t base = c << 2;
-          float qx = 0.0f;
-          float xsum = 0.0f;
-          for (uint32_t k = 0u; k < 4u; ++k) {
-            const float xv = xc[base + k];
-            qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-            xsum += xv;
-          }
-          st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(sr[g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(br[g]) << 16), xsum, st.acc[wi]));
+      }
+    }
+  }
+  {
+    uint32_t mslport_iter1 = 0u;
+    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
+      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
+      bool mslport_cond0 = false;
+      {
+        bool mslport_first = true;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          uint32_t words = in_dim >> 2;
+          if (!st.mslport_alive[wi]) continue;
+          const bool v = mslport_iter1 < ((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u));
+          if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
+          else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
       }
+      if (!mslport_cond0) break;
+      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+        #pragma omp simd
+        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = (lx - mslport_sx);
+          const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          uint32_t words_per_group = group_size >> 2;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + (mslport_iter1 * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, words_per_group);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 2;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 4u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }}
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          uint32_t words_per_group = group_size >> 2;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + (mslport_iter1 * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, words_per_group);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 2;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 4u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      }
+      mslport_iter1 += 1u;
     }
   }
   // simd_sum at quant_matvec.metal:138:25: combines the active lanes of each 32-lane SIMD group
@@ -358,16 +466,16 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c0_act[wi] = act;
-    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
+    st.mslport_c1_act[wi] = act;
+    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
+    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
   if (geo.tg_size.x % mslport::kSimdWidth == 0) {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -461,7 +569,6 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.part[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)

@@ -193,7 +193,6 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.sq[wi] = 0.0f;
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -281,7 +280,6 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.inv_rms[wi] = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
-    const uint32_t mslport_start1 = tid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -477,7 +475,6 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.m[wi] = l[0];
-    const uint32_t mslport_start0 = tid;
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -563,7 +560,6 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     st.s[wi] = 0.0f;
-    const uint32_t mslport_start1 = tid;
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
@@ -690,15 +686,16 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_alive[wi]) {
-      for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
-        const float v_1 = expv[e_2];
+  for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
+    // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      float v_1{};
+      if (st.mslport_alive[wi]) {
+        v_1 = expv[e_2];
         if (v_1 > slot_val[st.min_slot[wi]]) {
           slot_val[st.min_slot[wi]] = v_1;
           slot_idx[st.min_slot[wi]] = e_2;
@@ -710,6 +707,14 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
           }
         }
       }
+    }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    if (st.mslport_alive[wi]) {
       st.inv[wi] = (1.0f / st.denom[wi]);
     }
   }
@@ -779,7 +784,7 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const m
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
-    const bool mine = tid < k;
+    bool mine = tid < k;
     st.w[wi] = mine ? weights[(token * k) + tid] : 0.0f;
   }
   // simd_sum at quant_misc.metal:267:25: combines the active lanes of each 32-lane SIMD group

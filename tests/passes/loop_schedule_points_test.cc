@@ -65,8 +65,10 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   float a = 0.0f;
   for (uint c = lid; c < out[1]; c += 32u) a += out[c];   // trip count differs, bound not uniform
   for (uint j = 0; j < 8u; j++) a += out[j];              // literal bound: unrolled by the compiler
-  for (uint p = 0; p < n; p++)                            // holds a loop
-    for (uint q = 0; q < n; q++) a += out[p * n + q];
+  for (uint p = 0; p < n; p++) {                          // holds a break
+    if (out[p] < 0.0f) break;
+    a += out[p];
+  }
   for (uint r = 0; r < n; r++) {                          // holds a barrier
     sh[lid] = a;
     threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -106,4 +108,37 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
   EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::Decl);
   EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c");
   EXPECT_EQ(loop->body->stmts[2]->kind, Stmt::Kind::If);
+}
+
+TEST(LoopSchedulePoints, OnlyTheOutermostLoopOfANestIsTurnedInsideOut) {
+  // The strided loop over i (uniform trip count after the rewrite) gets a
+  // point; the loops over k and j stay in the work-item loop.
+  auto m = parse_or_die(R"(
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], constant uint& top_k [[buffer(3)]],
+              uint tid [[thread_index_in_threadgroup]], uint tg_size [[threads_per_threadgroup]]) {
+  for (uint i = tid; i < n; i += tg_size) {
+    float v = 0.0f;
+    for (uint k = 0; k < top_k; ++k) {
+      for (uint j = 0; j < 4u; ++j) v += x[(k * 4u + j) * n + i];
+    }
+    out[i] = v;
+  }
+}
+)");
+  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 1);
+}
+
+TEST(LoopSchedulePoints, LoopsOnlySomeThreadsReachAreLeftAlone) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+              uint tid [[thread_index_in_threadgroup]]) {
+  if (tid == 0u) {
+    float s = 0.0f;
+    for (uint e = 0; e < n; ++e) s += out[e];
+    out[n] = s;
+  }
+}
+)");
+  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 0);
 }

@@ -136,7 +136,10 @@ std::string KernelEmitter::builtin_value(const Param& p, bool) const {
 
 std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts,
                                            const std::vector<const Expr*>& exprs) const {
-  std::set<int> used, declared;
+  // Every recomputed variable the statements read, with the recomputed
+  // variables those read, declared at the top of the loop (their own
+  // declarations in the statements emit nothing), dependencies first.
+  std::set<int> used;
   std::vector<const Expr*> todo;
   auto note = [&](const Expr& e) {
     walk_exprs(e, [&](const Expr& x) {
@@ -146,13 +149,7 @@ std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts
     });
     return false;
   };
-  for (auto* s : stmts) {
-    walk_stmt_exprs(*s, note);
-    walk_stmts(*s, [&](const Stmt& x) {
-      if (x.kind == Stmt::Kind::Decl) declared.insert(x.var);
-      return true;
-    });
-  }
+  for (auto* s : stmts) walk_stmt_exprs(*s, note);
   for (auto* e : exprs) if (e) note(*e);
   while (!todo.empty()) {
     const Expr* e = todo.back();
@@ -160,8 +157,24 @@ std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts
     note(*e);
   }
   std::vector<int> out;
-  for (int v : used) if (!declared.count(v)) out.push_back(v);
-  return out;  // variable indices follow declaration order
+  std::set<int> placed;
+  while (placed.size() < used.size()) {
+    size_t before = placed.size();
+    for (int v : used) {
+      if (placed.count(v)) continue;
+      bool ready = true;
+      walk_exprs(*plan_.remat_init[v], [&](const Expr& x) {
+        if (x.kind == Expr::Kind::VarRef && plan_.storage[x.index] == Storage::Remat && !placed.count(x.index))
+          ready = false;
+        return ready;
+      });
+      if (!ready) continue;
+      placed.insert(v);
+      out.push_back(v);
+    }
+    if (placed.size() == before) break;  // cannot happen: definitions precede uses
+  }
+  return out;
 }
 
 void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
@@ -642,7 +655,7 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
     case Stmt::Kind::Decl: {
       const Var& v = k_.vars[s.var];
       // Declared by work_item_values.
-      if (!s.expr && (plan_.declared_in_loop.count(s.var) || plan_.storage[s.var] == Storage::Remat)) break;
+      if (plan_.storage[s.var] == Storage::Remat || (!s.expr && plan_.declared_in_loop.count(s.var))) break;
       if (plan_.storage[s.var] == Storage::PerThread) {
         if (!s.expr) break;
         if (s.expr->kind == Expr::Kind::InitList) {
