@@ -58,11 +58,12 @@ bool is_nvidia_device(cl_device_id d) {
 }
 
 std::string emitted_build_options(cl_device_id dev, bool nv_shfl) {
-  // -cl-unsafe-math-optimizations: Metal compiles with fast math by default,
-  // so sums may be reassociated (the same license the C++/OpenMP build gets
-  // with -fassociative-math); not -cl-fast-relaxed-math, whose finite-math
-  // assumption breaks kernels that compare against INFINITY.
-  std::string opts = "-cl-std=CL1.2 -cl-unsafe-math-optimizations";
+  // Strict OpenCL C: -cl-unsafe-math-optimizations would give sums Metal's
+  // reassociation license (as -fassociative-math does for the C++ build),
+  // but NVIDIA's compiler then also swaps precise::sin/cos for fast
+  // approximations (measured: RoPE at large positions fails its golden
+  // cases on the H100), and OpenCL C has no narrower switch.
+  std::string opts = "-cl-std=CL1.2";
   const char* env = std::getenv("MSLPORT_NV_SHFL");
   if (env && std::string(env) == "0") nv_shfl = false;
   if (nv_shfl && is_nvidia_device(dev)) opts += " -DMSLPORT_NV_SHFL";
