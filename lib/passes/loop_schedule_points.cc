@@ -10,10 +10,6 @@ using namespace ir;
 
 namespace {
 
-bool is_loop(const Stmt& s) {
-  return s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While || s.kind == Stmt::Kind::DoWhile;
-}
-
 // No sync, break, continue, return or simdgroup_matrix anywhere in the body
 // (loops inside are fine: they are chosen in turn, or stay in the work-item
 // loop).
