@@ -21,6 +21,8 @@ struct feat_early_return_simd_state {
 void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, float* out, const uint32_t n, const mslport::Geometry& geo, feat_early_return_simd_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -34,6 +36,7 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
       }
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   // simd_sum at feat_early_return_simd.metal:16:16: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -53,14 +56,27 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    if (st.mslport_alive[wi]) {
-      out[gid] = st.simd_sum_tmp[wi];
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      {  // mslport_alive: true in this copy
+        out[gid] = st.simd_sum_tmp[wi];
+      }
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      if (st.mslport_alive[wi]) {
+        out[gid] = st.simd_sum_tmp[wi];
+      }
     }
   }
 }

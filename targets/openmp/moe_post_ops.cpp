@@ -76,6 +76,8 @@ struct weighted_sum_stacked_f32_state {
 void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weights, float* out, const WeightedSumStackedParams p, const mslport::Geometry& geo, weighted_sum_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -86,6 +88,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     st.mslport_alive[wi] = true;
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   const uint32_t width = uint32_t(p.hidden);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -103,8 +106,48 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
       st.acc[wi] = 0.0f;
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        uint32_t col = (group.x * group_size.x) + local.x;
+        {  // mslport_alive: true in this copy
+          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        uint32_t col = (group.x * group_size.x) + local.x;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      uint32_t col = (group.x * group_size.x) + local.x;
+      {  // mslport_alive: true in this copy
+        out[col] = st.acc[wi];
+      }
+    }
+  } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -113,19 +156,8 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
       uint32_t col = (group.x * group_size.x) + local.x;
       if (st.mslport_alive[wi]) {
-        st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        out[col] = st.acc[wi];
       }
-    }
-  }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    uint32_t col = (group.x * group_size.x) + local.x;
-    if (st.mslport_alive[wi]) {
-      out[col] = st.acc[wi];
     }
   }
 }
@@ -171,6 +203,8 @@ struct weighted_sum_residual_stacked_f32_state {
 void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const float* weights, float* residual, const WeightedSumStackedParams p, const mslport::Geometry& geo, weighted_sum_residual_stacked_f32_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   const mslport::vec<uint32_t, 3> group_size = geo.tg_size;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -181,6 +215,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
     const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
     st.mslport_alive[wi] = true;
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   const uint32_t width = uint32_t(p.hidden);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -198,8 +233,48 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
       st.acc[wi] = 0.0f;
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:90:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        uint32_t col = (group.x * group_size.x) + local.x;
+        {  // mslport_alive: true in this copy
+          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        uint32_t col = (group.x * group_size.x) + local.x;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      uint32_t col = (group.x * group_size.x) + local.x;
+      {  // mslport_alive: true in this copy
+        residual[col] = (residual[col] + st.acc[wi]);
+      }
+    }
+  } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -208,19 +283,8 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
       uint32_t col = (group.x * group_size.x) + local.x;
       if (st.mslport_alive[wi]) {
-        st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+        residual[col] = (residual[col] + st.acc[wi]);
       }
-    }
-  }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    uint32_t col = (group.x * group_size.x) + local.x;
-    if (st.mslport_alive[wi]) {
-      residual[col] = (residual[col] + st.acc[wi]);
     }
   }
 }

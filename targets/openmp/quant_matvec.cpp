@@ -24,6 +24,8 @@ struct dequant_matvec_4bit_v3_state {
 void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t out_dim, const uint32_t in_dim, const uint32_t group_size, const mslport::Geometry& geo, dequant_matvec_4bit_v3_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
@@ -35,6 +37,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -105,6 +108,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   {
     uint32_t mslport_iter1 = 0u;
     for (bool mslport_first_iter = true;; mslport_first_iter = false) {
@@ -125,66 +129,133 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-        #pragma omp simd
-        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          const uint32_t lane = (lx - mslport_sx);
-          const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
-          uint32_t words_per_group = group_size >> 3;
-          const uint32_t* wr = W_packed + (r * words);
-          uint32_t mslport_start1 = lane;
-          uint32_t c{};
-          if (st.mslport_alive[wi]) {
-            c = (mslport_start1 + (mslport_iter1 * 32u));
-            if (c < words) {
-              const uint32_t g = mslport::udiv(c, words_per_group);
-              const uint32_t word = wr[c];
-              const uint32_t base = c << 3;
-              float qx = 0.0f;
-              float xsum = 0.0f;
-              for (uint32_t k = 0u; k < 8u; ++k) {
-                const float xv = xc[base + k];
-                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                xsum += xv;
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            {  // mslport_alive: true in this copy
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 3;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 8u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
-              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            {  // mslport_alive: true in this copy
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 3;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 8u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+              }
             }
           }
-        }}
+        }
       } else {
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        #pragma omp simd
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          const uint32_t lane = wi % mslport::kSimdWidth;
-          const uint32_t sg = wi / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
-          uint32_t words_per_group = group_size >> 3;
-          const uint32_t* wr = W_packed + (r * words);
-          uint32_t mslport_start1 = lane;
-          uint32_t c{};
-          if (st.mslport_alive[wi]) {
-            c = (mslport_start1 + (mslport_iter1 * 32u));
-            if (c < words) {
-              const uint32_t g = mslport::udiv(c, words_per_group);
-              const uint32_t word = wr[c];
-              const uint32_t base = c << 3;
-              float qx = 0.0f;
-              float xsum = 0.0f;
-              for (uint32_t k = 0u; k < 8u; ++k) {
-                const float xv = xc[base + k];
-                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                xsum += xv;
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            if (st.mslport_alive[wi]) {
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 3;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 8u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
-              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            if (st.mslport_alive[wi]) {
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 3;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 8u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+              }
             }
           }
         }
@@ -210,34 +281,69 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
-  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-    #pragma omp simd
-    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = (lx - mslport_sx);
-      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t r = (tg_index * 8u) + sg;
-      if (st.mslport_alive[wi]) {
-        if (lane == 0u) {
-          out[r] = st.total[wi];
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+        uint32_t r = (tg_index * 8u) + sg;
+        {  // mslport_alive: true in this copy
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        {  // mslport_alive: true in this copy
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
         }
       }
-    }}
+    }
   } else {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = wi % mslport::kSimdWidth;
-      const uint32_t sg = wi / mslport::kSimdWidth;
-      uint32_t r = (tg_index * 8u) + sg;
-      if (st.mslport_alive[wi]) {
-        if (lane == 0u) {
-          out[r] = st.total[wi];
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+        uint32_t r = (tg_index * 8u) + sg;
+        if (st.mslport_alive[wi]) {
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        if (st.mslport_alive[wi]) {
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
         }
       }
     }
@@ -291,6 +397,8 @@ struct dequant_matvec_8bit_v3_state {
 void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const float* x, float* out, const uint32_t out_dim, const uint32_t in_dim, const uint32_t group_size, const mslport::Geometry& geo, dequant_matvec_8bit_v3_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
@@ -302,6 +410,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -372,6 +481,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   {
     uint32_t mslport_iter1 = 0u;
     for (bool mslport_first_iter = true;; mslport_first_iter = false) {
@@ -392,66 +502,133 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-        #pragma omp simd
-        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          const uint32_t lane = (lx - mslport_sx);
-          const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
-          uint32_t words_per_group = group_size >> 2;
-          const uint32_t* wr = W_packed + (r * words);
-          uint32_t mslport_start1 = lane;
-          uint32_t c{};
-          if (st.mslport_alive[wi]) {
-            c = (mslport_start1 + (mslport_iter1 * 32u));
-            if (c < words) {
-              const uint32_t g = mslport::udiv(c, words_per_group);
-              const uint32_t word = wr[c];
-              const uint32_t base = c << 2;
-              float qx = 0.0f;
-              float xsum = 0.0f;
-              for (uint32_t k = 0u; k < 4u; ++k) {
-                const float xv = xc[base + k];
-                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                xsum += xv;
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            {  // mslport_alive: true in this copy
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 2;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 4u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
-              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            {  // mslport_alive: true in this copy
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 2;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 4u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+              }
             }
           }
-        }}
+        }
       } else {
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        #pragma omp simd
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          const uint32_t lane = wi % mslport::kSimdWidth;
-          const uint32_t sg = wi / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
-          uint32_t words_per_group = group_size >> 2;
-          const uint32_t* wr = W_packed + (r * words);
-          uint32_t mslport_start1 = lane;
-          uint32_t c{};
-          if (st.mslport_alive[wi]) {
-            c = (mslport_start1 + (mslport_iter1 * 32u));
-            if (c < words) {
-              const uint32_t g = mslport::udiv(c, words_per_group);
-              const uint32_t word = wr[c];
-              const uint32_t base = c << 2;
-              float qx = 0.0f;
-              float xsum = 0.0f;
-              for (uint32_t k = 0u; k < 4u; ++k) {
-                const float xv = xc[base + k];
-                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                xsum += xv;
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            if (st.mslport_alive[wi]) {
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 2;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 4u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
-              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c{};
+            if (st.mslport_alive[wi]) {
+              c = (mslport_start1 + (mslport_iter1 * 32u));
+              if (c < words) {
+                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t word = wr[c];
+                const uint32_t base = c << 2;
+                float qx = 0.0f;
+                float xsum = 0.0f;
+                for (uint32_t k = 0u; k < 4u; ++k) {
+                  const float xv = xc[base + k];
+                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                  xsum += xv;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+              }
             }
           }
         }
@@ -477,34 +654,69 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
-  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-    #pragma omp simd
-    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = (lx - mslport_sx);
-      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t r = (tg_index * 8u) + sg;
-      if (st.mslport_alive[wi]) {
-        if (lane == 0u) {
-          out[r] = st.total[wi];
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+        uint32_t r = (tg_index * 8u) + sg;
+        {  // mslport_alive: true in this copy
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        {  // mslport_alive: true in this copy
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
         }
       }
-    }}
+    }
   } else {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = wi % mslport::kSimdWidth;
-      const uint32_t sg = wi / mslport::kSimdWidth;
-      uint32_t r = (tg_index * 8u) + sg;
-      if (st.mslport_alive[wi]) {
-        if (lane == 0u) {
-          out[r] = st.total[wi];
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+        uint32_t r = (tg_index * 8u) + sg;
+        if (st.mslport_alive[wi]) {
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        if (st.mslport_alive[wi]) {
+          if (lane == 0u) {
+            out[r] = st.total[wi];
+          }
         }
       }
     }

@@ -452,6 +452,8 @@ struct moe_softmax_topk_state {
 void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, float* out_weights, const uint32_t n_experts, const uint32_t k, const mslport::Geometry& geo, moe_softmax_topk_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   float expv[512];
   float part_max[32];
   float part_sum[32];
@@ -466,6 +468,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     st.mslport_alive[wi] = true;
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   const float* l = logits + (token * n_experts);
   const uint32_t groups = (width + 31u) / 32u;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -638,96 +641,196 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       st.denom[wi] = 0.0f;
     }
   }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
     // work-item loops split here (quant_misc.metal:223:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      if (st.mslport_alive[wi]) {
-        st.denom[wi] += part_sum[g_1];
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        {  // mslport_alive: true in this copy
+          st.denom[wi] += part_sum[g_1];
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_alive[wi]) {
+          st.denom[wi] += part_sum[g_1];
+        }
       }
     }
   }
   for (uint32_t s2 = 0u; s2 < k; ++s2) {
     // work-item loops split here (quant_misc.metal:227:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        {  // mslport_alive: true in this copy
+          slot_idx[s2] = s2;
+          slot_val[s2] = expv[s2];
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_alive[wi]) {
+          slot_idx[s2] = s2;
+          slot_val[s2] = expv[s2];
+        }
+      }
+    }
+  }
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      {  // mslport_alive: true in this copy
+        st.min_slot[wi] = 0u;
+      }
+    }
+  } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       if (st.mslport_alive[wi]) {
-        slot_idx[s2] = s2;
-        slot_val[s2] = expv[s2];
+        st.min_slot[wi] = 0u;
       }
-    }
-  }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_alive[wi]) {
-      st.min_slot[wi] = 0u;
     }
   }
   for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
     // work-item loops split here (quant_misc.metal:232:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      if (st.mslport_alive[wi]) {
-        if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
-          st.min_slot[wi] = s2_1;
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        {  // mslport_alive: true in this copy
+          if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
+            st.min_slot[wi] = s2_1;
+          }
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_alive[wi]) {
+          if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
+            st.min_slot[wi] = s2_1;
+          }
         }
       }
     }
   }
   for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
     // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      float v_1{};
-      if (st.mslport_alive[wi]) {
-        v_1 = expv[e_2];
-        if (v_1 > slot_val[st.min_slot[wi]]) {
-          slot_val[st.min_slot[wi]] = v_1;
-          slot_idx[st.min_slot[wi]] = e_2;
-          st.min_slot[wi] = 0u;
-          for (uint32_t s2_2 = 1u; s2_2 < k; ++s2_2) {
-            if (slot_val[s2_2] < slot_val[st.min_slot[wi]]) {
-              st.min_slot[wi] = s2_2;
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        float v_1{};
+        {  // mslport_alive: true in this copy
+          v_1 = expv[e_2];
+          if (v_1 > slot_val[st.min_slot[wi]]) {
+            slot_val[st.min_slot[wi]] = v_1;
+            slot_idx[st.min_slot[wi]] = e_2;
+            st.min_slot[wi] = 0u;
+            for (uint32_t s2_2 = 1u; s2_2 < k; ++s2_2) {
+              if (slot_val[s2_2] < slot_val[st.min_slot[wi]]) {
+                st.min_slot[wi] = s2_2;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        float v_1{};
+        if (st.mslport_alive[wi]) {
+          v_1 = expv[e_2];
+          if (v_1 > slot_val[st.min_slot[wi]]) {
+            slot_val[st.min_slot[wi]] = v_1;
+            slot_idx[st.min_slot[wi]] = e_2;
+            st.min_slot[wi] = 0u;
+            for (uint32_t s2_2 = 1u; s2_2 < k; ++s2_2) {
+              if (slot_val[s2_2] < slot_val[st.min_slot[wi]]) {
+                st.min_slot[wi] = s2_2;
+              }
             }
           }
         }
       }
     }
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_alive[wi]) {
-      st.inv[wi] = (1.0f / st.denom[wi]);
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      {  // mslport_alive: true in this copy
+        st.inv[wi] = (1.0f / st.denom[wi]);
+      }
     }
-  }
-  for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
-    // work-item loops split here (quant_misc.metal:251:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+  } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       if (st.mslport_alive[wi]) {
-        out_indices[(token * k) + s2_3] = slot_idx[s2_3];
-        out_weights[(token * k) + s2_3] = (slot_val[s2_3] * st.inv[wi]);
+        st.inv[wi] = (1.0f / st.denom[wi]);
+      }
+    }
+  }
+  for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
+    // work-item loops split here (quant_misc.metal:251:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        {  // mslport_alive: true in this copy
+          out_indices[(token * k) + s2_3] = slot_idx[s2_3];
+          out_weights[(token * k) + s2_3] = (slot_val[s2_3] * st.inv[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_alive[wi]) {
+          out_indices[(token * k) + s2_3] = slot_idx[s2_3];
+          out_weights[(token * k) + s2_3] = (slot_val[s2_3] * st.inv[wi]);
+        }
       }
     }
   }

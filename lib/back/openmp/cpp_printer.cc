@@ -92,6 +92,7 @@ std::string CppPrinter::literal_float(const Expr& e) const {
 
 std::string CppPrinter::var_ref(int var, bool wi) {
   const Var& v = k_->vars.at(var);
+  if (var == known_true_) return "true";
   if (!plan_) return v.name;
   switch (plan_->storage.at(var)) {
     case Storage::PerThread:

@@ -27,6 +27,10 @@ class CppPrinter {
   // Sanitizing: accesses to threadgroup and device memory go through the
   // checker (sanitize.h decides which); null (the default) prints them plain.
   void set_sanitizer(class Sanitizer* s) { san_ = s; }
+  // Reads of `var` print as `true` (-1: none): the emitter's copy of a
+  // work-item loop for when every work-item is still alive.
+  void set_known_true(int var) { known_true_ = var; }
+  int known_true() const { return known_true_; }
 
  private:
   std::string call(const ir::Expr& e, bool wi);
@@ -44,6 +48,7 @@ class CppPrinter {
   // How the expression being printed is used (sanitizing only):
   // 0 read, 1 write, 2 read-write, 3 address taken (no access).
   int use_ = 0;
+  int known_true_ = -1;
 };
 
 // Metal builtin functions the runtime header implements (mslport::msl::*).

@@ -471,6 +471,16 @@ template <class T> T reduce_combine(Reduce op, T a, T b) {
   return a;
 }
 
+// Whether every one of the n flags is set: picks the work-item loops that
+// need no per-work-item `alive` test (see emit_openmp.cc, work_item_loop).
+inline bool all_true(const bool* flags, uint32_t n) {
+  // A byte-wise AND, which vectorises; `all && flags[i]` stays a scalar
+  // loop with an early exit (measured: it cost more than the masked loads).
+  unsigned char all = 1;
+  for (uint32_t i = 0; i < n; ++i) all &= static_cast<unsigned char>(flags[i]);
+  return all != 0;
+}
+
 template <class T> void simd_reduce(Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
