@@ -73,6 +73,37 @@ bool positive_stride(const Kernel& k, const Expr& e) {
   }
 }
 
+// An exclusive upper bound, the same for every thread, of a strided loop's
+// per-thread start: 32 for the SIMD lane, the threadgroup's x size for
+// thread_position_in_threadgroup(.x), its thread count for
+// thread_index_in_threadgroup; null for anything else. The sizes are calls
+// the OpenMP printer knows (this pass runs for that backend only).
+ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
+  const Type u32 = Type::scalar_of(ScalarKind::UInt);
+  const Expr* x = strip_casts(&start);
+  bool lane_x = true;
+  if (x->kind == Expr::Kind::Swizzle) {
+    lane_x = x->components.size() == 1 && x->components[0] == 0;
+    x = strip_casts(x->args[0].get());
+  }
+  if (x->kind != Expr::Kind::ParamRef || k.params[x->index].kind != Param::Kind::Builtin) return nullptr;
+  auto size_call = [&](const char* name) {
+    auto c = std::make_unique<Expr>();
+    c->kind = Expr::Kind::Call;
+    c->type = u32;
+    c->spelling = name;
+    c->loc = loc;
+    return c;
+  };
+  switch (k.params[x->index].builtin) {
+    case BuiltinId::ThreadIndexInSimdgroup: return make_int(u32, 32, loc);
+    case BuiltinId::ThreadPositionInThreadgroup:
+      return lane_x ? size_call(kThreadgroupSizeX) : nullptr;
+    case BuiltinId::ThreadIndexInThreadgroup: return size_call(kThreadgroupThreads);
+    default: return nullptr;
+  }
+}
+
 struct Scheduler {
   Kernel& k;
   UniformityInfo info;
@@ -119,6 +150,7 @@ struct Scheduler {
     int start = add_var(k, "mslport_start" + std::to_string(rewritten), u32, loc, true);
     int it = add_var(k, "mslport_iter" + std::to_string(rewritten), u32, loc);
     ++rewritten;
+    ExprPtr bound = start_bound(k, *s.init->expr, loc);
     out.push_back(make_decl(start, std::move(s.init->expr), loc));
     ExprPtr n = std::move(s.expr->args[1]);
     ExprPtr c = std::move(s.step->args[1]);
@@ -146,9 +178,31 @@ struct Scheduler {
                                             make_binary(BinaryOp::Mul, u32, make_var_ref(k, it, loc), c->clone(), loc),
                                             loc),
                              loc));
+    // Every start is below `bound`, so when it * C + bound <= N (in 64 bits:
+    // no wrap) every thread's v is below N: all threads run B in this
+    // iteration, and the backend can drop the test (a masked loop otherwise).
+    ExprPtr all_true_when;
+    if (bound) {
+      const Type u64 = Type::scalar_of(ScalarKind::ULong);
+      auto widen = [&](ExprPtr e) {
+        auto c = std::make_unique<Expr>();
+        c->kind = Expr::Kind::Cast;
+        c->type = u64;
+        c->loc = loc;
+        c->args.push_back(std::move(e));
+        return c;
+      };
+      all_true_when = make_binary(
+          BinaryOp::Le, Type::scalar_of(ScalarKind::Bool),
+          make_binary(BinaryOp::Add, u64,
+                      make_binary(BinaryOp::Mul, u64, widen(make_var_ref(k, it, loc)), widen(c->clone()), loc),
+                      widen(std::move(bound)), loc),
+          widen(n->clone()), loc);
+    }
     body.push_back(make_if(make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, v, loc),
                                        std::move(n), loc),
                            std::move(s.body), nullptr, loc));
+    body.back()->all_true_when = std::move(all_true_when);
     s.init = make_decl(it, make_int(u32, 0, loc), loc);
     s.expr = make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, it, loc), std::move(trips),
                          loc);

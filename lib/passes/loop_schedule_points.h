@@ -29,7 +29,15 @@ namespace mslport::passes {
 // uint col = start + it * C; if (col < n) B }` (S per-thread, n and C
 // uniform and not written by B, C a positive literal or a size builtin).
 // Each thread runs the same iterations in the same order, unless S + it * C
-// wraps around 2^32, where the original loop misbehaves too.
+// wraps around 2^32, where the original loop misbehaves too. When S is the
+// SIMD lane or the thread's index in its threadgroup, the guard's
+// `all_true_when` says in which iterations every thread passes it:
+// `it * C + bound(S) <= n`, with the bound 32 or one of the calls below.
 // Returns the number of schedule points inserted.
 int insert_loop_schedule_points(ir::Kernel& k);
+
+// Threadgroup sizes in `all_true_when` conditions (uint): the x size, and
+// the number of threads.
+constexpr const char* kThreadgroupSizeX = "__mslport_threadgroup_size_x";
+constexpr const char* kThreadgroupThreads = "__mslport_threadgroup_threads";
 }  // namespace mslport::passes

@@ -56,14 +56,14 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c0_out[wi];
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      {  // mslport_alive: true in this copy
+      {  // if (mslport_alive): true in this copy
         out[gid] = st.simd_sum_tmp[wi];
       }
     }

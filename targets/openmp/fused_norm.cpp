@@ -42,21 +42,41 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        float v = 0.0f;
-        for (uint32_t k = 0u; k < top_k; ++k) {
-          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          float v = 0.0f;
+          for (uint32_t k = 0u; k < top_k; ++k) {
+            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+          }
+          mixed[i] = v;
+          st.sum_sq[wi] += (v * v);
         }
-        mixed[i] = v;
-        st.sum_sq[wi] += (v * v);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          float v = 0.0f;
+          for (uint32_t k = 0u; k < top_k; ++k) {
+            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+          }
+          mixed[i] = v;
+          st.sum_sq[wi] += (v * v);
+        }
       }
     }
   }
@@ -130,16 +150,31 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   const uint32_t base = row * dim;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
+        }
       }
     }
   }
@@ -220,23 +255,45 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        const float r = residual[base + i];
-        st.sq_res[wi] += (r * r);
-        float v = 0.0f;
-        for (uint32_t k = 0u; k < top_k; ++k) {
-          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          const float r = residual[base + i];
+          st.sq_res[wi] += (r * r);
+          float v = 0.0f;
+          for (uint32_t k = 0u; k < top_k; ++k) {
+            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+          }
+          mixed[i] = v;
+          st.sq_mix[wi] += (v * v);
         }
-        mixed[i] = v;
-        st.sq_mix[wi] += (v * v);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          const float r = residual[base + i];
+          st.sq_res[wi] += (r * r);
+          float v = 0.0f;
+          for (uint32_t k = 0u; k < top_k; ++k) {
+            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
+          }
+          mixed[i] = v;
+          st.sq_mix[wi] += (v * v);
+        }
       }
     }
   }
@@ -334,16 +391,31 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
+        }
       }
     }
   }
@@ -412,17 +484,33 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        const float x = input[base + i];
-        st.sum_sq[wi] += (x * x);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          const float x = input[base + i];
+          st.sum_sq[wi] += (x * x);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          const float x = input[base + i];
+          st.sum_sq[wi] += (x * x);
+        }
       }
     }
   }
@@ -496,16 +584,31 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
+        }
       }
     }
   }
@@ -573,20 +676,39 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        const float s = residual[base + i] + input[base + i];
-        if (store_sum) {
-          sum_output[base + i] = s;
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          const float s = residual[base + i] + input[base + i];
+          if (store_sum) {
+            sum_output[base + i] = s;
+          }
+          st.sum_sq[wi] += (s * s);
         }
-        st.sum_sq[wi] += (s * s);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          const float s = residual[base + i] + input[base + i];
+          if (store_sum) {
+            sum_output[base + i] = s;
+          }
+          st.sum_sq[wi] += (s * s);
+        }
       }
     }
   }
@@ -660,17 +782,33 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        const float s_1 = residual[base + i_1] + input[base + i_1];
-        normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          const float s_1 = residual[base + i_1] + input[base + i_1];
+          normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          const float s_1 = residual[base + i_1] + input[base + i_1];
+          normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
+        }
       }
     }
   }
@@ -737,17 +875,33 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        const float s = residual[base + i] + input[base + i];
-        st.sum_sq[wi] += (s * s);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          const float s = residual[base + i] + input[base + i];
+          st.sum_sq[wi] += (s * s);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          const float s = residual[base + i] + input[base + i];
+          st.sum_sq[wi] += (s * s);
+        }
       }
     }
   }
@@ -821,18 +975,35 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
   const bool per_element = params.scalar_is_vector != 0u;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        const float s_1 = residual[base + i_1] + input[base + i_1];
-        const float factor = per_element ? scalar[i_1] : scalar[0];
-        output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          const float s_1 = residual[base + i_1] + input[base + i_1];
+          const float factor = per_element ? scalar[i_1] : scalar[0];
+          output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          const float s_1 = residual[base + i_1] + input[base + i_1];
+          const float factor = per_element ? scalar[i_1] : scalar[0];
+          output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
+        }
       }
     }
   }
@@ -902,17 +1073,33 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < dim) {
-        const float x = input[base + i];
-        st.sum_sq[wi] += (x * x);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < dim): true in this copy
+          const float x = input[base + i];
+          st.sum_sq[wi] += (x * x);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < dim) {
+          const float x = input[base + i];
+          st.sum_sq[wi] += (x * x);
+        }
       }
     }
   }
@@ -986,17 +1173,33 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   const bool per_element = params.scalar_is_vector != 0u;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < dim) {
-        const float factor = per_element ? scalar[i_1] : scalar[0];
-        output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < dim): true in this copy
+          const float factor = per_element ? scalar[i_1] : scalar[0];
+          output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < dim) {
+          const float factor = per_element ? scalar[i_1] : scalar[0];
+          output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
+        }
       }
     }
   }
@@ -1056,16 +1259,31 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < n) {
-        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < n): true in this copy
+          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < n) {
+          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+        }
       }
     }
   }
@@ -1102,16 +1320,31 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   float* score = shared + n;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < n) {
-        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < n): true in this copy
+          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < n) {
+          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+        }
       }
     }
   }
@@ -1205,16 +1438,31 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < n) {
-        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < n): true in this copy
+          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < n) {
+          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
+        }
       }
     }
   }
@@ -1251,16 +1499,31 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   float* score = shared + n;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < n) {
-        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < n): true in this copy
+          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < n) {
+          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
+        }
       }
     }
   }

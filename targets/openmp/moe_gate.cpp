@@ -45,18 +45,35 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-      if (i < hidden_dim) {
-        const float v = float(x[i]);
-        h[i] = v;
-        st.sum_sq[wi] += (v * v);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(hidden_dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        {  // if (i < hidden_dim): true in this copy
+          const float v = float(x[i]);
+          h[i] = v;
+          st.sum_sq[wi] += (v * v);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
+        if (i < hidden_dim) {
+          const float v = float(x[i]);
+          h[i] = v;
+          st.sum_sq[wi] += (v * v);
+        }
       }
     }
   }
@@ -130,16 +147,31 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-      if (i_1 < hidden_dim) {
-        h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
+    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(hidden_dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        {  // if (i_1 < hidden_dim): true in this copy
+          h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        if (i_1 < hidden_dim) {
+          h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
+        }
       }
     }
   }

@@ -109,7 +109,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -117,7 +117,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
         uint32_t col = (group.x * group_size.x) + local.x;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
         }
       }
@@ -135,7 +135,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
       }
     }
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -143,7 +143,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
       uint32_t col = (group.x * group_size.x) + local.x;
-      {  // mslport_alive: true in this copy
+      {  // if (mslport_alive): true in this copy
         out[col] = st.acc[wi];
       }
     }
@@ -236,7 +236,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:90:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -244,7 +244,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
         uint32_t col = (group.x * group_size.x) + local.x;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
         }
       }
@@ -262,7 +262,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
       }
     }
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -270,7 +270,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
       uint32_t col = (group.x * group_size.x) + local.x;
-      {  // mslport_alive: true in this copy
+      {  // if (mslport_alive): true in this copy
         residual[col] = (residual[col] + st.acc[wi]);
       }
     }
@@ -348,22 +348,43 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * width);
-      if (i < n) {
-        float acc = 0.0f;
-        for (int32_t s = 0; s < p.n_slots; ++s) {
-          acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
+    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * width);
+        {  // if (i < n): true in this copy
+          float acc = 0.0f;
+          for (int32_t s = 0; s < p.n_slots; ++s) {
+            acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
+          }
+          const float r = residual[i] + acc;
+          residual[i] = r;
+          st.sum_sq[wi] += (r * r);
         }
-        const float r = residual[i] + acc;
-        residual[i] = r;
-        st.sum_sq[wi] += (r * r);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * width);
+        if (i < n) {
+          float acc = 0.0f;
+          for (int32_t s = 0; s < p.n_slots; ++s) {
+            acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
+          }
+          const float r = residual[i] + acc;
+          residual[i] = r;
+          st.sum_sq[wi] += (r * r);
+        }
       }
     }
   }
@@ -438,16 +459,31 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-      if (i_1 < n) {
-        normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
+    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+        {  // if (i_1 < n): true in this copy
+          normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+        if (i_1 < n) {
+          normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
+        }
       }
     }
   }

@@ -40,16 +40,31 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-      if (i < in_dim) {
-        xc[i] = x[i];
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        {  // if (i < in_dim): true in this copy
+          xc[i] = x[i];
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        if (i < in_dim) {
+          xc[i] = x[i];
+        }
       }
     }
   }
@@ -129,7 +144,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
         if (geo.tg_size.x % mslport::kSimdWidth == 0) {
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -145,7 +160,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
-            {  // mslport_alive: true in this copy
+            {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + (mslport_iter1 * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
@@ -176,7 +191,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
-            {  // mslport_alive: true in this copy
+            {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + (mslport_iter1 * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
@@ -281,7 +296,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -292,7 +307,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t lane = (lx - mslport_sx);
         const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
         uint32_t r = (tg_index * 8u) + sg;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
           }
@@ -307,7 +322,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t lane = wi % mslport::kSimdWidth;
         const uint32_t sg = wi / mslport::kSimdWidth;
         uint32_t r = (tg_index * 8u) + sg;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
           }
@@ -413,16 +428,31 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-      if (i < in_dim) {
-        xc[i] = x[i];
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        {  // if (i < in_dim): true in this copy
+          xc[i] = x[i];
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        if (i < in_dim) {
+          xc[i] = x[i];
+        }
       }
     }
   }
@@ -502,7 +532,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+      if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
         if (geo.tg_size.x % mslport::kSimdWidth == 0) {
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -518,7 +548,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
-            {  // mslport_alive: true in this copy
+            {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + (mslport_iter1 * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
@@ -549,7 +579,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
-            {  // mslport_alive: true in this copy
+            {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + (mslport_iter1 * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
@@ -654,7 +684,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -665,7 +695,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t lane = (lx - mslport_sx);
         const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
         uint32_t r = (tg_index * 8u) + sg;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
           }
@@ -680,7 +710,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t lane = wi % mslport::kSimdWidth;
         const uint32_t sg = wi / mslport::kSimdWidth;
         uint32_t r = (tg_index * 8u) + sg;
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
           }
@@ -784,16 +814,31 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-      if (i < in_dim) {
-        st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
+    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        {  // if (i < in_dim): true in this copy
+          st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
+        if (i < in_dim) {
+          st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
+        }
       }
     }
   }

@@ -196,17 +196,33 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + (mslport_iter0 * width);
-      if (i < dim) {
-        const float v = x[base + i];
-        st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
+    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * width);
+        {  // if (i < dim): true in this copy
+          const float v = x[base + i];
+          st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t i = mslport_start0 + (mslport_iter0 * width);
+        if (i < dim) {
+          const float v = x[base + i];
+          st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
+        }
       }
     }
   }
@@ -283,16 +299,31 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-      if (i_1 < dim) {
-        out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
+    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+        {  // if (i_1 < dim): true in this copy
+          out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
+        if (i_1 < dim) {
+          out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
+        }
       }
     }
   }
@@ -481,16 +512,31 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start0 = tid;
-      uint32_t e = mslport_start0 + (mslport_iter0 * width);
-      if (e < n_experts) {
-        st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
+    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n_experts))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t e = mslport_start0 + (mslport_iter0 * width);
+        {  // if (e < n_experts): true in this copy
+          st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start0 = tid;
+        uint32_t e = mslport_start0 + (mslport_iter0 * width);
+        if (e < n_experts) {
+          st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
+        }
       }
     }
   }
@@ -566,18 +612,35 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      uint32_t mslport_start1 = tid;
-      uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
-      if (e_1 < n_experts) {
-        const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
-        expv[e_1] = v;
-        st.s[wi] += v;
+    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n_experts))) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
+        {  // if (e_1 < n_experts): true in this copy
+          const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
+          expv[e_1] = v;
+          st.s[wi] += v;
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t mslport_start1 = tid;
+        uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
+        if (e_1 < n_experts) {
+          const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
+          expv[e_1] = v;
+          st.s[wi] += v;
+        }
       }
     }
   }
@@ -644,13 +707,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
     // work-item loops split here (quant_misc.metal:223:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           st.denom[wi] += part_sum[g_1];
         }
       }
@@ -668,13 +731,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2 = 0u; s2 < k; ++s2) {
     // work-item loops split here (quant_misc.metal:227:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           slot_idx[s2] = s2;
           slot_val[s2] = expv[s2];
         }
@@ -692,13 +755,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      {  // mslport_alive: true in this copy
+      {  // if (mslport_alive): true in this copy
         st.min_slot[wi] = 0u;
       }
     }
@@ -715,13 +778,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
     // work-item loops split here (quant_misc.metal:232:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           if (slot_val[s2_1] < slot_val[st.min_slot[wi]]) {
             st.min_slot[wi] = s2_1;
           }
@@ -743,14 +806,14 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
     // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         float v_1{};
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           v_1 = expv[e_2];
           if (v_1 > slot_val[st.min_slot[wi]]) {
             slot_val[st.min_slot[wi]] = v_1;
@@ -787,13 +850,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      {  // mslport_alive: true in this copy
+      {  // if (mslport_alive): true in this copy
         st.inv[wi] = (1.0f / st.denom[wi]);
       }
     }
@@ -810,13 +873,13 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
     // work-item loops split here (quant_misc.metal:251:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // no work-item has returned: the loops below without the per-work-item test
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        {  // mslport_alive: true in this copy
+        {  // if (mslport_alive): true in this copy
           out_indices[(token * k) + s2_3] = slot_idx[s2_3];
           out_weights[(token * k) + s2_3] = (slot_val[s2_3] * st.inv[wi]);
         }

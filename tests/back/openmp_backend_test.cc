@@ -247,3 +247,61 @@ kernel void after_return(device float* out [[buffer(0)]], constant uint& n [[buf
   for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], 1.0f) << t;
   for (int t = 32; t < 64; ++t) EXPECT_EQ(out[t], -1.0f) << t;
 }
+
+TEST(OpenMPBackend, LoopCopiesWithoutPerThreadTestsRunOnlyWhereEveryThreadPasses) {
+  // The strided loop's `c < n` and the `alive` test after the early return
+  // get a copy of their work-item loops without the tests; it must run only
+  // in iterations every thread completes and in threadgroups where no
+  // thread returned. Ragged n and a threadgroup with one SIMD group gone
+  // take the other copy.
+  Compiled c("fast_copies", R"(
+kernel void strided_rows(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+                         constant uint& n [[buffer(2)]], constant uint& rows [[buffer(3)]],
+                         uint tg [[threadgroup_position_in_grid]], uint lane [[thread_index_in_simdgroup]],
+                         uint sg [[simdgroup_index_in_threadgroup]]) {
+  uint row = tg * 2 + sg;
+  if (row >= rows) return;
+  float acc = 0.0f;
+  for (uint c = lane; c < n; c += 32) acc += x[row * n + c] * float(c + 1);
+  float s = simd_sum(acc);
+  if (lane == 0) out[row] = s;
+}
+kernel void strided_copy(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+                         constant uint& n [[buffer(2)]], uint lid [[thread_position_in_threadgroup]],
+                         uint tpt [[threads_per_threadgroup]]) {
+  for (uint i = lid; i < n; i += tpt) out[i] = x[i] * 2.0f;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  ASSERT_NE(c.source.find("if (mslport_all_alive && "), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("<= uint64_t(n)"), std::string::npos) << c.source;
+  for (uint32_t n : {64u, 70u, 5u, 0u}) {
+    uint32_t rows = 3;  // threadgroup 1: SIMD group 1 returns
+    std::vector<float> x(size_t(rows) * n + 1), out(rows + 1, -1.0f);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 7) - 3);
+    mslport_args a{};
+    a.buffers[0] = x.data();
+    a.buffers[1] = out.data();
+    a.buffers[2] = &n;
+    a.buffers[3] = &rows;
+    std::string msg;
+    ASSERT_EQ(c.run("strided_rows", a, 2, 64, 0, &msg), 0) << msg;
+    for (uint32_t r = 0; r < rows; ++r) {
+      double want = 0;
+      for (uint32_t col = 0; col < n; ++col) want += double(x[size_t(r) * n + col]) * (col + 1);
+      EXPECT_EQ(out[r], float(want)) << "n=" << n << " row " << r;  // small integers: exact
+    }
+    EXPECT_EQ(out[rows], -1.0f) << "n=" << n;
+  }
+  for (uint32_t n : {96u, 100u, 47u}) {
+    std::vector<float> x(n), out(n + 8, -1.0f);
+    for (uint32_t i = 0; i < n; ++i) x[i] = float(i);
+    mslport_args a{};
+    a.buffers[0] = x.data();
+    a.buffers[1] = out.data();
+    a.buffers[2] = &n;
+    ASSERT_EQ(c.run("strided_copy", a, 1, 48), 0);  // 48 threads: not a multiple of 32
+    for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(out[i], 2.0f * i) << "n=" << n << " i=" << i;
+    for (uint32_t i = n; i < n + 8; ++i) EXPECT_EQ(out[i], -1.0f) << "n=" << n << " i=" << i;
+  }
+}

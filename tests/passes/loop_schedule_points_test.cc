@@ -1,5 +1,6 @@
 #include "passes/loop_schedule_points.h"
 
+#include "ir/printer.h"
 #include "passes/lower_execution_model.h"
 #include "passes/uniformity.h"
 #include "pass_test_util.h"
@@ -107,7 +108,34 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
   ASSERT_EQ(loop->body->stmts.size(), 3u);
   EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::Decl);
   EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c");
-  EXPECT_EQ(loop->body->stmts[2]->kind, Stmt::Kind::If);
+  ASSERT_EQ(loop->body->stmts[2]->kind, Stmt::Kind::If);
+  // Every lane is below 32: iteration it passes the guard for all threads
+  // when it * 32 + 32 <= n.
+  ASSERT_NE(loop->body->stmts[2]->all_true_when, nullptr);
+  EXPECT_EQ(ir::print_expr(m, k, *loop->body->stmts[2]->all_true_when),
+            "((cast<ulong>(mslport_iter0) * cast<ulong>(32u)) + cast<ulong>(32u)) <= cast<ulong>(n)");
+}
+
+TEST(LoopSchedulePoints, GuardIsKnownTrueOnlyForStartsWithABound) {
+  // lid.x is below the threadgroup's x size; lane + 1 has no bound the pass knows.
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+              uint3 lid [[thread_position_in_threadgroup]], uint lane [[thread_index_in_simdgroup]]) {
+  for (uint i = lid.x; i < n; i += 64u) out[i] = 1.0f;
+  for (uint j = lane + 1u; j < n; j += 32u) out[j] += 1.0f;
+}
+)");
+  auto& k = m.kernels[0];
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 2);
+  std::vector<const Stmt*> guards;
+  ir::walk_stmts(*k.body, [&](const Stmt& s) {
+    if (s.kind == Stmt::Kind::If) guards.push_back(&s);
+    return true;
+  });
+  ASSERT_EQ(guards.size(), 2u);
+  ASSERT_NE(guards[0]->all_true_when, nullptr);
+  EXPECT_NE(ir::print_expr(m, k, *guards[0]->all_true_when).find("__mslport_threadgroup_size_x()"), std::string::npos);
+  EXPECT_EQ(guards[1]->all_true_when, nullptr);
 }
 
 TEST(LoopSchedulePoints, OnlyTheOutermostLoopOfANestIsTurnedInsideOut) {

@@ -1,5 +1,7 @@
 #include "back/openmp/cpp_printer.h"
 
+#include "passes/loop_schedule_points.h"
+
 #include "back/openmp/sanitize.h"
 
 #include <cmath>
@@ -113,6 +115,8 @@ static bool needs_parens(const Expr& e) {
 
 std::string CppPrinter::call(const Expr& e, bool wi) {
   std::string name = e.spelling;
+  if (name == passes::kThreadgroupSizeX) return "geo.tg_size.x";
+  if (name == passes::kThreadgroupThreads) return "geo.nthreads";
   if (name.rfind("fast::", 0) == 0) name = name.substr(6);
   if (!is_supported_metal_function(name)) {
     unsupported(e.loc, "Metal function '" + e.spelling + "'");
