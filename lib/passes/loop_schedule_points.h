@@ -33,6 +33,13 @@ namespace mslport::passes {
 // SIMD lane or the thread's index in its threadgroup, the guard's
 // `all_true_when` says in which iterations every thread passes it:
 // `it * C + bound(S) <= n`, with the bound 32 or one of the calls below.
+//
+// Branches get points too: an `if` with a threadgroup-uniform condition that
+// reads no memory... that every thread reaches, guarding per-thread buffer
+// accesses (`if (K > 3) moe += w[3] * expert3[tid]`), runs once per
+// threadgroup with work-item loops inside, instead of as a mask on loads
+// the condition says not to make (predicate_sync keeps it a branch under an
+// early return's flag).
 // Returns the number of schedule points inserted.
 int insert_loop_schedule_points(ir::Kernel& k);
 

@@ -139,6 +139,17 @@ struct Predicator {
     ok = false;
   }
 
+  static bool reads_no_memory(const Expr& e) {
+    bool reads = false;
+    walk_exprs(e, [&](const Expr& x) {
+      reads = reads || x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Call ||
+              x.kind == Expr::Kind::Collective || (x.kind == Expr::Kind::Member && x.arrow) ||
+              (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref);
+      return !reads;
+    });
+    return !reads;
+  }
+
   static bool contains_collective_stmt(const Stmt& s) {
     bool found = false;
     walk_stmt_exprs(s, [&](const Expr& e) {
@@ -303,6 +314,23 @@ struct Predicator {
           Uniformity u = level_of(*s->expr);
           if (!nested_alive && u != Uniformity::Threadgroup && u != Uniformity::Unknown && contains_barrier(*s)) {
             report_divergent_barrier(*s, u);
+            break;
+          }
+          if (!nested_alive && u == Uniformity::Threadgroup && reads_no_memory(*s->expr)) {
+            // A uniform condition inside a divergent region (`if (K > 3)`
+            // after an early return): stays a branch every thread takes the
+            // same way, its bodies under the mask, like a uniform loop
+            // below. Only conditions that read no memory: threads that
+            // left must not evaluate `w[row]` for a row past the end.
+            std::vector<StmtPtr> inner;
+            split_body(*s->body, masks, guard, false, inner);
+            s->body->stmts = std::move(inner);
+            if (s->else_body) {
+              std::vector<StmtPtr> inner_else;
+              split_body(*s->else_body, masks, guard, false, inner_else);
+              s->else_body->stmts = std::move(inner_else);
+            }
+            out.push_back(std::move(s));
             break;
           }
           split_if(*s, masks, out, nested_alive);

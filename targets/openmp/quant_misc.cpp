@@ -362,71 +362,474 @@ extern "C" int mslport_entry_rms_norm_bf16_fused_n_tokens(const mslport_args* a,
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct moe_combine_residual_state {
-  char unused;
+  bool mslport_alive[mslport::kMaxThreads];
+  float acc[mslport::kMaxThreads];
 };
 
 // One threadgroup.
 void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_out, float* hidden_out, const float* e0, const float* e1, const float* e2, const float* e3, const float* e4, const float* e5, const float* e6, const float* e7, const float* e8, const float* e9, const float* e10, const float* e11, const float* e12, const float* e13, const float* e14, const float* e15, const float* params, const uint32_t dim, const uint32_t K, const mslport::Geometry& geo, moe_combine_residual_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  bool mslport_all_alive = true;  // no work-item of the group has returned
+  (void)mslport_all_alive;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-    if (!(i >= dim)) {
-      float acc = 0.0f;
-      if (K >= 1u) {
-        acc = mslport::msl::fma(params[0], e0[i], acc);
+    st.mslport_alive[wi] = true;
+    if (i >= dim) {
+      {
+        st.mslport_alive[wi] = false;
       }
-      if (K >= 2u) {
-        acc = mslport::msl::fma(params[1], e1[i], acc);
+    }
+    if (st.mslport_alive[wi]) {
+      st.acc[wi] = 0.0f;
+    }
+  }
+  mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
+  if (K >= 1u) {
+    // work-item loops split here (quant_misc.metal:146:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+        }
       }
-      if (K >= 3u) {
-        acc = mslport::msl::fma(params[2], e2[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+        }
       }
-      if (K >= 4u) {
-        acc = mslport::msl::fma(params[3], e3[i], acc);
+    }
+  }
+  if (K >= 2u) {
+    // work-item loops split here (quant_misc.metal:147:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+        }
       }
-      if (K >= 5u) {
-        acc = mslport::msl::fma(params[4], e4[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+        }
       }
-      if (K >= 6u) {
-        acc = mslport::msl::fma(params[5], e5[i], acc);
+    }
+  }
+  if (K >= 3u) {
+    // work-item loops split here (quant_misc.metal:148:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+        }
       }
-      if (K >= 7u) {
-        acc = mslport::msl::fma(params[6], e6[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+        }
       }
-      if (K >= 8u) {
-        acc = mslport::msl::fma(params[7], e7[i], acc);
+    }
+  }
+  if (K >= 4u) {
+    // work-item loops split here (quant_misc.metal:149:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+        }
       }
-      if (K >= 9u) {
-        acc = mslport::msl::fma(params[8], e8[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+        }
       }
-      if (K >= 10u) {
-        acc = mslport::msl::fma(params[9], e9[i], acc);
+    }
+  }
+  if (K >= 5u) {
+    // work-item loops split here (quant_misc.metal:150:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+        }
       }
-      if (K >= 11u) {
-        acc = mslport::msl::fma(params[10], e10[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+        }
       }
-      if (K >= 12u) {
-        acc = mslport::msl::fma(params[11], e11[i], acc);
+    }
+  }
+  if (K >= 6u) {
+    // work-item loops split here (quant_misc.metal:151:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+        }
       }
-      if (K >= 13u) {
-        acc = mslport::msl::fma(params[12], e12[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+        }
       }
-      if (K >= 14u) {
-        acc = mslport::msl::fma(params[13], e13[i], acc);
+    }
+  }
+  if (K >= 7u) {
+    // work-item loops split here (quant_misc.metal:152:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+        }
       }
-      if (K >= 15u) {
-        acc = mslport::msl::fma(params[14], e14[i], acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+        }
       }
-      if (K >= 16u) {
-        acc = mslport::msl::fma(params[15], e15[i], acc);
+    }
+  }
+  if (K >= 8u) {
+    // work-item loops split here (quant_misc.metal:153:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+        }
       }
-      const float gate = 1.0f / (1.0f + mslport::msl::exp(-params[16]));
-      hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + acc);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 9u) {
+    // work-item loops split here (quant_misc.metal:154:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 10u) {
+    // work-item loops split here (quant_misc.metal:155:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 11u) {
+    // work-item loops split here (quant_misc.metal:156:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 12u) {
+    // work-item loops split here (quant_misc.metal:157:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 13u) {
+    // work-item loops split here (quant_misc.metal:158:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 14u) {
+    // work-item loops split here (quant_misc.metal:159:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 15u) {
+    // work-item loops split here (quant_misc.metal:160:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (K >= 16u) {
+    // work-item loops split here (quant_misc.metal:161:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+        }
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        if (st.mslport_alive[wi]) {
+          st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+        }
+      }
+    }
+  }
+  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+      float gate{};
+      {  // if (mslport_alive): true in this copy
+        gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+        hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+      }
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+      float gate{};
+      if (st.mslport_alive[wi]) {
+        gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+        hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+      }
     }
   }
 }

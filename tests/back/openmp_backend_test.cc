@@ -305,3 +305,47 @@ kernel void strided_copy(device const float* x [[buffer(0)]], device float* out 
     for (uint32_t i = n; i < n + 8; ++i) EXPECT_EQ(out[i], -1.0f) << "n=" << n << " i=" << i;
   }
 }
+
+TEST(OpenMPBackend, UniformBranchesAfterAnEarlyReturnRunOncePerThreadgroup) {
+  // moe_combine_residual's shape: buffers the uniform k says not to read are
+  // tiny, and the grid ends inside a threadgroup. The branches stay
+  // branches (no per-thread masks), and the results are right either way.
+  Compiled c("uniform_branches", R"(
+kernel void combine(device const float* a [[buffer(0)]], device const float* b [[buffer(1)]],
+                    device const float* c [[buffer(2)]], device float* out [[buffer(3)]],
+                    constant uint& n [[buffer(4)]], constant uint& kk [[buffer(5)]],
+                    uint tid [[thread_position_in_grid]]) {
+  if (tid >= n) return;
+  float s = 0.5f;
+  if (kk > 0u) s += a[tid];
+  if (kk > 1u) s += 2.0f * b[tid];
+  if (kk > 2u) { s += 4.0f * c[tid]; } else { s -= 1.0f; }
+  out[tid] = s;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  EXPECT_EQ(c.source.find("mslport_mask"), std::string::npos) << c.source;
+  for (uint32_t kk : {0u, 1u, 2u, 3u}) {
+    const uint32_t n = 300;  // 2 threadgroups of 256, the second partly outside the grid
+    std::vector<float> a(n), b(kk > 1 ? n : 1, 0.0f), cc(kk > 2 ? n : 1, 0.0f), out(512, -1.0f);
+    for (uint32_t i = 0; i < n; ++i) {
+      a[i] = float(i % 5);
+      if (kk > 1) b[i] = float(i % 3);
+      if (kk > 2) cc[i] = float(i % 7);
+    }
+    mslport_args args{};
+    args.buffers[0] = a.data();
+    args.buffers[1] = b.data();
+    args.buffers[2] = cc.data();
+    args.buffers[3] = out.data();
+    args.buffers[4] = const_cast<uint32_t*>(&n);
+    args.buffers[5] = &kk;
+    std::string msg;
+    ASSERT_EQ(c.run("combine", args, 2, 256, 0, &msg), 0) << msg;
+    for (uint32_t i = 0; i < n; ++i) {
+      float want = 0.5f + (kk > 0 ? a[i] : 0.0f) + (kk > 1 ? 2.0f * b[i] : 0.0f) + (kk > 2 ? 4.0f * cc[i] : -1.0f);
+      EXPECT_EQ(out[i], want) << "kk=" << kk << " i=" << i;
+    }
+    for (uint32_t i = n; i < 512; ++i) EXPECT_EQ(out[i], -1.0f) << "kk=" << kk << " i=" << i;
+  }
+}

@@ -170,3 +170,25 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
 )");
   EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 0);
 }
+
+TEST(LoopSchedulePoints, UniformBranchesOverPerThreadAccessesGetOne) {
+  // `if (k > 0u) m += a[tid]` after an early return: a point in the branch,
+  // so it runs once per threadgroup (no masked loads of a buffer the
+  // condition says not to touch). Not for a branch without per-thread
+  // accesses, nor for one whose condition reads memory.
+  auto m = parse_or_die(R"(
+kernel void k(device const float* a [[buffer(0)]], device const float* b [[buffer(1)]],
+              device float* out [[buffer(2)]], constant uint& n [[buffer(3)]], constant uint& kk [[buffer(4)]],
+              uint tid [[thread_position_in_grid]]) {
+  if (tid >= n) return;
+  float s = 0.0f;
+  if (kk > 0u) s += a[tid];
+  if (kk > 1u) { s += b[tid]; } else { s -= b[tid]; }
+  if (kk > 2u) s += 1.0f;
+  if (a[0] > 0.0f) s += b[tid];
+  out[tid] = s;
+}
+)");
+  auto& k = m.kernels[0];
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3);  // kk > 0, both branches of kk > 1
+}
