@@ -184,7 +184,6 @@ StmtPtr Stmt::clone() const {
   if (body) s->body = body->clone();
   if (else_body) s->else_body = else_body->clone();
   s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags; s->lockstep = lockstep;
-  if (all_true_when) s->all_true_when = all_true_when->clone();
   return s;
 }
 

@@ -237,11 +237,6 @@ struct Stmt {
   // Inserted by passes::insert_lockstep_barriers (not in the Metal source):
   // emulates SIMD-group lock-step, so it is no ordering point for the sanitizer.
   bool lockstep = false;
-  // If, set by passes::insert_loop_schedule_points: a threadgroup-uniform
-  // condition under which `expr` holds for every thread that reaches the If
-  // (`c < n` in a strided loop's iteration that every thread completes). A
-  // backend may then skip the per-thread test; null: no such knowledge.
-  ExprPtr all_true_when;
 
   StmtPtr clone() const;
 };

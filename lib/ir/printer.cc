@@ -103,9 +103,7 @@ class Printer {
         os << ind << "}\n";
         return;
       case Stmt::Kind::If: {
-        os << ind << "if (" << opt_expr(s.expr.get()) << ") {";
-        if (s.all_true_when) os << "  // true for every thread when " << opt_expr(s.all_true_when.get());
-        os << "\n";
+        os << ind << "if (" << opt_expr(s.expr.get()) << ") {\n";
         block_body(s.body.get(), depth + 1, os);
         const Stmt* e = s.else_body.get();
         // `else { if ... }` (a block holding just an if) prints as else-if.

@@ -1,5 +1,6 @@
 #include "passes/loop_schedule_points.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -104,13 +105,50 @@ ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
   }
 }
 
+// A copy of `body` whose declarations declare new variables (names stay
+// unique in the kernel, and the uniformity of a variable is one fact for
+// all its declarations), with `remap` already holding the variables to
+// rename that the body does not declare.
+StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> remap) {
+  StmtPtr c = body.clone();
+  walk_stmts_mut(*c, [&](Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && !remap.count(s.var)) {
+      Var v = k.vars[s.var];  // a copy: add_var grows k.vars
+      remap[s.var] = add_var(k, v.name, v.type, v.loc, v.is_const);
+    }
+    return true;
+  });
+  auto rename = [&](Expr& x) {
+    if (x.kind == Expr::Kind::VarRef && remap.count(x.index)) x.index = remap.at(x.index);
+    return true;
+  };
+  walk_stmts_mut(*c, [&](Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && remap.count(s.var)) s.var = remap.at(s.var);
+    if (s.expr) walk_exprs_mut(*s.expr, rename);
+    if (s.step) walk_exprs_mut(*s.step, rename);
+    return true;
+  });
+  return c;
+}
+
 struct Scheduler {
   Kernel& k;
   UniformityInfo info;
   int inserted = 0;
   int rewritten = 0;
 
-  bool uniform(const Expr& e) const { return info.expr(k, e) == Uniformity::Threadgroup; }
+  // Variables created since `info` was computed (a peeled loop's copy of
+  // its body) count as memory-dependent: nothing is decided on them until
+  // the analysis runs again.
+  Uniformity level(const Expr& e) const {
+    bool fresh = false;
+    walk_exprs(e, [&](const Expr& x) {
+      fresh = fresh || (x.kind == Expr::Kind::VarRef && x.index >= (int)info.vars.size());
+      return !fresh;
+    });
+    return fresh ? Uniformity::Unknown : info.expr(k, e);
+  }
+  bool uniform(const Expr& e) const { return level(e) == Uniformity::Threadgroup; }
 
   // `for (uint v = S; v < N; v += C) B` with S per-thread, N and C uniform
   // (and not written by B), C never zero, v not written by B.
@@ -140,77 +178,108 @@ struct Scheduler {
   //     uint v = start + it * C;  if (v < N) B }
   // Same iterations in the same order for every thread (while S + k*C does
   // not wrap around 2^32, where the original loop would misbehave too); the
-  // trip count is now uniform, so the loop can be turned inside out. The
-  // result is written into `out` (the start declaration, then the loop).
+  // trip count is now uniform, so the loop can be turned inside out.
+  //
+  // When every S is below a known bound (start_bound), the iterations that
+  // every thread completes come first, without the test:
+  //   full = N >= bound ? (N - bound) / C + 1 : 0    (64-bit)
+  //   for (uint it = 0; it < full; it += 1) { uint v = start + it * C; B }
+  //   for (uint it2 = 0; it2 < trips - full; it2 += 1) {
+  //     uint v = start + (full + it2) * C; if (v < N) B }
+  // it * C + bound <= N there, so v < N for every thread: B runs unmasked
+  // (a vector loop with plain loads), and loops in B are under no
+  // per-thread condition (they can be turned inside out too). The second
+  // loop is the tail: at most ceil(bound / C) iterations.
+  // The result is written into `out`.
   void rewrite_strided(StmtPtr& loop, std::vector<StmtPtr>& out) {
     Stmt& s = *loop;
     SourceLoc loc = s.loc;
     const Type u32 = Type::scalar_of(ScalarKind::UInt);
+    const Type u64 = Type::scalar_of(ScalarKind::ULong);
+    const Type boolean = Type::scalar_of(ScalarKind::Bool);
+    auto cast_to = [&](const Type& t, ExprPtr e) {
+      if (e->type == t) return e;
+      auto c = std::make_unique<Expr>();
+      c->kind = Expr::Kind::Cast;
+      c->type = t;
+      c->loc = loc;
+      c->args.push_back(std::move(e));
+      return c;
+    };
+    const std::string suffix = std::to_string(rewritten++);
     int v = s.init->var;
-    int start = add_var(k, "mslport_start" + std::to_string(rewritten), u32, loc, true);
-    int it = add_var(k, "mslport_iter" + std::to_string(rewritten), u32, loc);
-    ++rewritten;
+    int start = add_var(k, "mslport_start" + suffix, u32, loc, true);
     ExprPtr bound = start_bound(k, *s.init->expr, loc);
     out.push_back(make_decl(start, std::move(s.init->expr), loc));
     ExprPtr n = std::move(s.expr->args[1]);
-    ExprPtr c = std::move(s.step->args[1]);
-    if (!(c->type == u32)) {
-      auto cast = std::make_unique<Expr>();
-      cast->kind = Expr::Kind::Cast;
-      cast->type = u32;
-      cast->loc = loc;
-      cast->args.push_back(std::move(c));
-      c = std::move(cast);
-    }
+    ExprPtr c = cast_to(u32, std::move(s.step->args[1]));
     ExprPtr trips = std::make_unique<Expr>();
     trips->kind = Expr::Kind::Conditional;
     trips->type = u32;
     trips->loc = loc;
-    trips->args.push_back(make_binary(BinaryOp::Eq, Type::scalar_of(ScalarKind::Bool), n->clone(), make_int(u32, 0, loc), loc));
+    trips->args.push_back(make_binary(BinaryOp::Eq, boolean, n->clone(), make_int(u32, 0, loc), loc));
     trips->args.push_back(make_int(u32, 0, loc));
     trips->args.push_back(make_binary(
         BinaryOp::Add, u32,
         make_binary(BinaryOp::Div, u32, make_binary(BinaryOp::Sub, u32, n->clone(), make_int(u32, 1, loc), loc),
                     c->clone(), loc),
         make_int(u32, 1, loc), loc));
-    std::vector<StmtPtr> body;
-    body.push_back(make_decl(v, make_binary(BinaryOp::Add, u32, make_var_ref(k, start, loc),
-                                            make_binary(BinaryOp::Mul, u32, make_var_ref(k, it, loc), c->clone(), loc),
-                                            loc),
-                             loc));
-    // Every start is below `bound`, so when it * C + bound <= N (in 64 bits:
-    // no wrap) every thread's v is below N: all threads run B in this
-    // iteration, and the backend can drop the test (a masked loop otherwise).
-    ExprPtr all_true_when;
-    if (bound) {
-      const Type u64 = Type::scalar_of(ScalarKind::ULong);
-      auto widen = [&](ExprPtr e) {
-        auto c = std::make_unique<Expr>();
-        c->kind = Expr::Kind::Cast;
-        c->type = u64;
-        c->loc = loc;
-        c->args.push_back(std::move(e));
-        return c;
-      };
-      all_true_when = make_binary(
-          BinaryOp::Le, Type::scalar_of(ScalarKind::Bool),
-          make_binary(BinaryOp::Add, u64,
-                      make_binary(BinaryOp::Mul, u64, widen(make_var_ref(k, it, loc)), widen(c->clone()), loc),
-                      widen(std::move(bound)), loc),
-          widen(n->clone()), loc);
+
+    // for (uint it = 0; it < limit; it += 1) { uint v = start + (skip + it) * C; body }
+    // (the loop starts at 0: an initialiser is evaluated where the loop is,
+    // and under an early return's flag N may only be known per thread.)
+    auto iteration_loop = [&](const std::string& name, ExprPtr skip, ExprPtr limit, StmtPtr body, int v) {
+      int it = add_var(k, name, u32, loc);
+      ExprPtr index = make_var_ref(k, it, loc);
+      if (skip) index = make_binary(BinaryOp::Add, u32, std::move(skip), std::move(index), loc);
+      std::vector<StmtPtr> stmts;
+      stmts.push_back(make_decl(v, make_binary(BinaryOp::Add, u32, make_var_ref(k, start, loc),
+                                               make_binary(BinaryOp::Mul, u32, std::move(index), c->clone(), loc),
+                                               loc),
+                                loc));
+      stmts.push_back(std::move(body));
+      auto f = std::make_unique<Stmt>();
+      f->kind = Stmt::Kind::For;
+      f->loc = loc;
+      f->init = make_decl(it, make_int(u32, 0, loc), loc);
+      f->expr = make_binary(BinaryOp::Lt, boolean, make_var_ref(k, it, loc), std::move(limit), loc);
+      ExprPtr step = make_assign(make_var_ref(k, it, loc), make_int(u32, 1, loc), loc);
+      step->assign_op = BinaryOp::Add;
+      f->step = std::move(step);
+      f->body = make_block(std::move(stmts), loc);
+      return f;
+    };
+    auto guarded = [&](StmtPtr body) {
+      return make_if(make_binary(BinaryOp::Lt, boolean, make_var_ref(k, v, loc), n->clone(), loc), std::move(body),
+                     nullptr, loc);
+    };
+    if (!bound) {
+      out.push_back(iteration_loop("mslport_iter" + suffix, nullptr, std::move(trips), guarded(std::move(s.body)), v));
+      return;
     }
-    body.push_back(make_if(make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, v, loc),
-                                       std::move(n), loc),
-                           std::move(s.body), nullptr, loc));
-    body.back()->all_true_when = std::move(all_true_when);
-    s.init = make_decl(it, make_int(u32, 0, loc), loc);
-    s.expr = make_binary(BinaryOp::Lt, Type::scalar_of(ScalarKind::Bool), make_var_ref(k, it, loc), std::move(trips),
-                         loc);
-    ExprPtr step = make_assign(make_var_ref(k, it, loc), make_int(u32, 1, loc), loc);
-    step->assign_op = BinaryOp::Add;
-    s.step = std::move(step);
-    s.body = make_block(std::move(body), loc);
-    out.push_back(std::move(loop));
+    // Inline, like the trip count, not a variable: under an early return's
+    // flag a variable would be assigned per thread, and the loops need the
+    // value at threadgroup level (the compiler hoists it out of the loop).
+    ExprPtr n64 = cast_to(u64, n->clone());
+    ExprPtr full_trips = std::make_unique<Expr>();
+    full_trips->kind = Expr::Kind::Conditional;
+    full_trips->type = u32;
+    full_trips->loc = loc;
+    full_trips->args.push_back(make_binary(BinaryOp::Ge, boolean, n64->clone(), cast_to(u64, bound->clone()), loc));
+    full_trips->args.push_back(cast_to(
+        u32, make_binary(BinaryOp::Add, u64,
+                         make_binary(BinaryOp::Div, u64,
+                                     make_binary(BinaryOp::Sub, u64, n64->clone(), cast_to(u64, bound->clone()), loc),
+                                     cast_to(u64, c->clone()), loc),
+                         make_int(u64, 1, loc), loc)));
+    full_trips->args.push_back(make_int(u32, 0, loc));
+    Var loop_var = k.vars[v];
+    int v_full = add_var(k, loop_var.name, loop_var.type, loop_var.loc, loop_var.is_const);
+    StmtPtr full_body = clone_with_fresh_vars(k, *s.body, {{v, v_full}});
+    ExprPtr tail_trips = make_binary(BinaryOp::Sub, u32, std::move(trips), full_trips->clone(), loc);
+    out.push_back(iteration_loop("mslport_iter" + suffix, nullptr, full_trips->clone(), std::move(full_body), v_full));
+    out.push_back(iteration_loop("mslport_tail" + suffix, std::move(full_trips), std::move(tail_trips),
+                                 guarded(std::move(s.body)), v));
   }
 
   void rewrite_block(Stmt& b, bool under_memory_condition) {
@@ -220,15 +289,17 @@ struct Scheduler {
         auto it = info.loop_level.find(c.get());
         Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
         if (u == Uniformity::Thread || u == Uniformity::Simdgroup) {
+          size_t first = out.size();
           rewrite_strided(c, out);
-          rewrite_block(*out.back()->body, under_memory_condition);  // loops nested in it
+          for (size_t i = first; i < out.size(); ++i)  // loops nested in them
+            if (out[i]->kind == Stmt::Kind::For) rewrite_block(*out[i]->body, under_memory_condition);
           continue;
         }
       }
       if (c->kind == Stmt::Kind::Block) rewrite_block(*c, under_memory_condition);
       if (c->kind == Stmt::Kind::For) rewrite_block(*c->body, under_memory_condition);
       if (c->kind == Stmt::Kind::If) {
-        bool m = under_memory_condition || info.expr(k, *c->expr) == Uniformity::Unknown;
+        bool m = under_memory_condition || level(*c->expr) == Uniformity::Unknown;
         rewrite_block(*c->body, m);
         if (c->else_body) rewrite_block(*c->else_body, m);
       }
@@ -270,13 +341,13 @@ struct Scheduler {
   bool uniform_branch(const Stmt& s) const {
     if (s.kind != Stmt::Kind::If || !schedulable_body(*s.body) || (s.else_body && !schedulable_body(*s.else_body)))
       return false;
-    if (info.control_of(&s) != Uniformity::Threadgroup || info.expr(k, *s.expr) != Uniformity::Threadgroup)
+    if (info.control_of(&s) != Uniformity::Threadgroup || level(*s.expr) != Uniformity::Threadgroup)
       return false;
     bool per_thread_access = false;
     auto note = [&](const Expr& e) {
       walk_exprs(e, [&](const Expr& x) {
         if (x.kind == Expr::Kind::Index && x.args[0]->type.kind == Type::Kind::Pointer &&
-            info.expr(k, *x.args[1]) != Uniformity::Threadgroup)
+            level(*x.args[1]) != Uniformity::Threadgroup)
           per_thread_access = true;
         return !per_thread_access;
       });
@@ -296,6 +367,40 @@ struct Scheduler {
     ++inserted;
   }
 
+  // A loop nested in a chosen loop is turned inside out only if no
+  // per-thread access in it steps by one along its variable: `v += eo[k *
+  // dim + i]` (contiguous across threads) yes; a per-thread dot product
+  // `dot += h[d] * w_row[d]` no: it vectorises better along d than across
+  // threads whose rows are far apart (moe_gate 14 ms -> 1.27 s when it was).
+  bool steps_along_itself(const Stmt& loop) const {
+    int var = loop.init && loop.init->kind == Stmt::Kind::Decl ? loop.init->var : -1;
+    if (var < 0) return true;
+    bool found = false;
+    walk_stmt_exprs(*loop.body, [&](const Expr& e) {
+      walk_exprs(e, [&](const Expr& x) {
+        if (x.kind != Expr::Kind::Index) return true;
+        if (level(*x.args[0]) == Uniformity::Threadgroup && level(*x.args[1]) == Uniformity::Threadgroup)
+          return true;  // the same element for every thread
+        std::vector<const Expr*> terms{x.args[1].get()};
+        while (!terms.empty() && !found) {
+          const Expr* t = strip_casts(terms.back());
+          terms.pop_back();
+          if (t->kind == Expr::Kind::Binary && t->binary_op == BinaryOp::Add) {
+            terms.push_back(t->args[0].get());
+            terms.push_back(t->args[1].get());
+          } else {
+            found = t->kind == Expr::Kind::VarRef && t->index == var;
+          }
+        }
+        return !found;
+      });
+      return !found;
+    });
+    return found;
+  }
+
+  bool in_chosen_loop = false;
+
   void visit(Stmt& s, bool under_memory_condition) {
     switch (s.kind) {
       case Stmt::Kind::Block:
@@ -306,18 +411,19 @@ struct Scheduler {
           insert_point(*s.body, s.loc);
           if (s.else_body && !s.else_body->stmts.empty()) insert_point(*s.else_body, s.loc);
         }
-        bool m = under_memory_condition || info.expr(k, *s.expr) == Uniformity::Unknown;
+        bool m = under_memory_condition || level(*s.expr) == Uniformity::Unknown;
         visit(*s.body, m);
         if (s.else_body) visit(*s.else_body, m);
         break;
       }
       case Stmt::Kind::For:
-        if (!under_memory_condition && chosen(s)) insert_point(*s.body, s.loc);
-        // Loops nested in a loop are never chosen: turning a nest inside out
-        // down to the innermost loop was measured slower (a per-thread dot
-        // product `for (d) dot += h[d] * w_row[d]` vectorises better along d
-        // than across threads whose rows are far apart: moe_gate 14 ms ->
-        // 1.27 s).
+        if (!under_memory_condition && chosen(s) && (!in_chosen_loop || !steps_along_itself(s))) {
+          insert_point(*s.body, s.loc);
+          bool outer = in_chosen_loop;
+          in_chosen_loop = true;
+          visit(*s.body, under_memory_condition);
+          in_chosen_loop = outer;
+        }
         break;
       default: break;
     }

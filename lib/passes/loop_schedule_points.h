@@ -30,21 +30,22 @@ namespace mslport::passes {
 // uniform and not written by B, C a positive literal or a size builtin).
 // Each thread runs the same iterations in the same order, unless S + it * C
 // wraps around 2^32, where the original loop misbehaves too. When S is the
-// SIMD lane or the thread's index in its threadgroup, the guard's
-// `all_true_when` says in which iterations every thread passes it:
-// `it * C + bound(S) <= n`, with the bound 32 or one of the calls below.
+// SIMD lane or the thread's index in its threadgroup (a bound the same for
+// every thread: 32, or the threadgroup size), the iterations every thread
+// completes (`it * C + bound <= n`) come first as a loop of their own
+// without the test, then the tail with it: B runs unmasked, and loops in it
+// are under no per-thread condition.
 //
-// Branches get points too: an `if` with a threadgroup-uniform condition that
-// reads no memory... that every thread reaches, guarding per-thread buffer
-// accesses (`if (K > 3) moe += w[3] * expert3[tid]`), runs once per
-// threadgroup with work-item loops inside, instead of as a mask on loads
-// the condition says not to make (predicate_sync keeps it a branch under an
-// early return's flag).
+// Loops nested in a chosen loop are chosen too when their bounds are
+// uniform and no per-thread access in them steps by one along their
+// variable (`v += eo[k * dim + i]` yes: contiguous across threads; the dot
+// product `dot += h[d] * w_row[d]` no: it vectorises along d).
+//
 // Returns the number of schedule points inserted.
 int insert_loop_schedule_points(ir::Kernel& k);
 
-// Threadgroup sizes in `all_true_when` conditions (uint): the x size, and
-// the number of threads.
+// Threadgroup sizes in the bound of a strided loop's start (uint): the x
+// size, and the number of threads.
 constexpr const char* kThreadgroupSizeX = "__mslport_threadgroup_size_x";
 constexpr const char* kThreadgroupThreads = "__mslport_threadgroup_threads";
 }  // namespace mslport::passes

@@ -39,9 +39,9 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
     const uint32_t lid = lx;
     st.part[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((head_dim == 0u) ? 0u : (((head_dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.tg_size.x)) <= uint64_t(head_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -49,23 +49,23 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lid = lx;
         uint32_t mslport_start0 = lid;
-        uint32_t d = mslport_start0 + (mslport_iter0 * width);
-        {  // if (d < head_dim): true in this copy
-          st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
-        }
+        uint32_t d_1 = mslport_start0 + (mslport_iter0 * width);
+        st.part[wi] = mslport::msl::fma(q[d_1], k[d_1], st.part[wi]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lid = lx;
-        uint32_t mslport_start0 = lid;
-        uint32_t d = mslport_start0 + (mslport_iter0 * width);
-        if (d < head_dim) {
-          st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((head_dim == 0u) ? 0u : (((head_dim - 1u) / width) + 1u)) - ((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start0 = lid;
+      uint32_t d = mslport_start0 + ((((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      if (d < head_dim) {
+        st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
       }
     }
   }
@@ -178,9 +178,9 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.tg_size.x)) <= uint64_t(seq_len))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -188,23 +188,23 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lid = lx;
         uint32_t mslport_start0 = lid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        {  // if (i < seq_len): true in this copy
-          st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
-        }
+        uint32_t i_3 = mslport_start0 + (mslport_iter0 * width);
+        st.m[wi] = mslport::msl::max(st.m[wi], row[i_3]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lid = lx;
-        uint32_t mslport_start0 = lid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        if (i < seq_len) {
-          st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start0 = lid;
+      uint32_t i = mslport_start0 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      if (i < seq_len) {
+        st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
       }
     }
   }
@@ -264,9 +264,9 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.s[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.tg_size.x)) <= uint64_t(seq_len))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -274,27 +274,27 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lid = lx;
         uint32_t mslport_start1 = lid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        {  // if (i_1 < seq_len): true in this copy
-          const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
-          row[i_1] = e;
-          st.s[wi] += e;
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+        const float e_1 = mslport::msl::exp(row[i_1_1] - st.row_max[wi]);
+        row[i_1_1] = e_1;
+        st.s[wi] += e_1;
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lid = lx;
-        uint32_t mslport_start1 = lid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        if (i_1 < seq_len) {
-          const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
-          row[i_1] = e;
-          st.s[wi] += e;
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start1 = lid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      if (i_1 < seq_len) {
+        const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
+        row[i_1] = e;
+        st.s[wi] += e;
       }
     }
   }
@@ -352,9 +352,9 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.inv[wi] = 1.0f / st.total[wi];
   }
-  for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)); mslport_iter2 += 1u) {
+  for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter2 += 1u) {
     // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter2) * uint64_t(width)) + uint64_t(geo.tg_size.x)) <= uint64_t(seq_len))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -362,23 +362,23 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lid = lx;
         uint32_t mslport_start2 = lid;
-        uint32_t i_2 = mslport_start2 + (mslport_iter2 * width);
-        {  // if (i_2 < seq_len): true in this copy
-          row[i_2] *= st.inv[wi];
-        }
+        uint32_t i_2_1 = mslport_start2 + (mslport_iter2 * width);
+        row[i_2_1] *= st.inv[wi];
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t lid = lx;
-        uint32_t mslport_start2 = lid;
-        uint32_t i_2 = mslport_start2 + (mslport_iter2 * width);
-        if (i_2 < seq_len) {
-          row[i_2] *= st.inv[wi];
-        }
+    }
+  }
+  for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail2 += 1u) {
+    // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t lid = lx;
+      uint32_t mslport_start2 = lid;
+      uint32_t i_2 = mslport_start2 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail2) * width);
+      if (i_2 < seq_len) {
+        row[i_2] *= st.inv[wi];
       }
     }
   }

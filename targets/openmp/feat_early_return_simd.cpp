@@ -56,7 +56,7 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c0_out[wi];
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd

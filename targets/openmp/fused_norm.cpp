@@ -10,6 +10,7 @@ namespace mslport_kernels {
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_wsum_norm_add_f32_state {
+  float v_1[mslport::kMaxThreads];
   float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
@@ -40,27 +41,29 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          float v = 0.0f;
-          for (uint32_t k = 0u; k < top_k; ++k) {
-            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
-          }
-          mixed[i] = v;
-          st.sum_sq[wi] += (v * v);
+        st.v_1[wi] = 0.0f;
+      }
+      for (uint32_t k_1 = 0u; k_1 < top_k; ++k_1) {
+        // work-item loops split here (fused_norm.metal:73:9; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start0 = tid;
+          uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+          st.v_1[wi] = mslport::msl::fma(eo[(k_1 * dim) + i_2], w[k_1], st.v_1[wi]);
         }
       }
-    } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -68,15 +71,29 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          float v = 0.0f;
-          for (uint32_t k = 0u; k < top_k; ++k) {
-            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
-          }
-          mixed[i] = v;
-          st.sum_sq[wi] += (v * v);
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        mixed[i_2] = st.v_1[wi];
+        st.sum_sq[wi] += (st.v_1[wi] * st.v_1[wi]);
+      }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        float v = 0.0f;
+        for (uint32_t k = 0u; k < top_k; ++k) {
+          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
         }
+        mixed[i] = v;
+        st.sum_sq[wi] += (v * v);
       }
     }
   }
@@ -148,9 +165,9 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     st.scale[wi] = inv_rms[0];
   }
   const uint32_t base = row * dim;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -158,23 +175,23 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        output[base + i_1_1] = (residual[base + i_1_1] + ((mixed[i_1_1] * st.scale[wi]) * norm_weight[i_1_1]));
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
       }
     }
   }
@@ -214,6 +231,7 @@ extern "C" int mslport_entry_fused_moe_wsum_norm_add_f32(const mslport_args* a, 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_moe_wsum_dnorm_add_f32_state {
+  float v_1[mslport::kMaxThreads];
   float scale_mix[mslport::kMaxThreads];
   float scale_res[mslport::kMaxThreads];
   float simd_mix[mslport::kMaxThreads];
@@ -253,9 +271,9 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     st.sq_res[wi] = 0.0f;
     st.sq_mix[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -263,19 +281,24 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          const float r = residual[base + i];
-          st.sq_res[wi] += (r * r);
-          float v = 0.0f;
-          for (uint32_t k = 0u; k < top_k; ++k) {
-            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
-          }
-          mixed[i] = v;
-          st.sq_mix[wi] += (v * v);
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        const float r_1 = residual[base + i_2];
+        st.sq_res[wi] += (r_1 * r_1);
+        st.v_1[wi] = 0.0f;
+      }
+      for (uint32_t k_1 = 0u; k_1 < top_k; ++k_1) {
+        // work-item loops split here (fused_norm.metal:137:9; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start0 = tid;
+          uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+          st.v_1[wi] = mslport::msl::fma(eo[(k_1 * dim) + i_2], w[k_1], st.v_1[wi]);
         }
       }
-    } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -283,17 +306,31 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          const float r = residual[base + i];
-          st.sq_res[wi] += (r * r);
-          float v = 0.0f;
-          for (uint32_t k = 0u; k < top_k; ++k) {
-            v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
-          }
-          mixed[i] = v;
-          st.sq_mix[wi] += (v * v);
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        mixed[i_2] = st.v_1[wi];
+        st.sq_mix[wi] += (st.v_1[wi] * st.v_1[wi]);
+      }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        const float r = residual[base + i];
+        st.sq_res[wi] += (r * r);
+        float v = 0.0f;
+        for (uint32_t k = 0u; k < top_k; ++k) {
+          v = mslport::msl::fma(eo[(k * dim) + i], w[k], v);
         }
+        mixed[i] = v;
+        st.sq_mix[wi] += (v * v);
       }
     }
   }
@@ -389,9 +426,9 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     st.scale_res[wi] = inv_rms[0];
     st.scale_mix[wi] = inv_rms[1];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -399,23 +436,23 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        output[base + i_1_1] = (((residual[base + i_1_1] * st.scale_res[wi]) * res_norm_weight[i_1_1]) + ((mixed[i_1_1] * st.scale_mix[wi]) * moe_norm_weight[i_1_1]));
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
       }
     }
   }
@@ -482,9 +519,9 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -492,25 +529,25 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          const float x = input[base + i];
-          st.sum_sq[wi] += (x * x);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        const float x_1 = input[base + i_2];
+        st.sum_sq[wi] += (x_1 * x_1);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          const float x = input[base + i];
-          st.sum_sq[wi] += (x * x);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        const float x = input[base + i];
+        st.sum_sq[wi] += (x * x);
       }
     }
   }
@@ -582,9 +619,9 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -592,23 +629,23 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        output[base + i_1_1] = (residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1]));
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
       }
     }
   }
@@ -648,6 +685,7 @@ extern "C" int mslport_entry_fused_norm_add_f32(const mslport_args* a, const msl
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct fused_residual_norm_f32_state {
+  float s_2[mslport::kMaxThreads];
   float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
@@ -674,9 +712,9 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -684,31 +722,47 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          const float s = residual[base + i] + input[base + i];
-          if (store_sum) {
-            sum_output[base + i] = s;
-          }
-          st.sum_sq[wi] += (s * s);
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        st.s_2[wi] = residual[base + i_2] + input[base + i_2];
+      }
+      if (store_sum) {
+        // work-item loops split here (fused_norm.metal:238:9; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start0 = tid;
+          uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+          sum_output[base + i_2] = st.s_2[wi];
         }
       }
-    } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          const float s = residual[base + i] + input[base + i];
-          if (store_sum) {
-            sum_output[base + i] = s;
-          }
-          st.sum_sq[wi] += (s * s);
+        st.sum_sq[wi] += (st.s_2[wi] * st.s_2[wi]);
+      }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        const float s = residual[base + i] + input[base + i];
+        if (store_sum) {
+          sum_output[base + i] = s;
         }
+        st.sum_sq[wi] += (s * s);
       }
     }
   }
@@ -780,9 +834,9 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -790,25 +844,25 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          const float s_1 = residual[base + i_1] + input[base + i_1];
-          normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+        normed_output[base + i_1_1] = ((s_1_1 * st.scale[wi]) * weight[i_1_1]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          const float s_1 = residual[base + i_1] + input[base + i_1];
-          normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        const float s_1 = residual[base + i_1] + input[base + i_1];
+        normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
       }
     }
   }
@@ -873,9 +927,9 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -883,25 +937,25 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          const float s = residual[base + i] + input[base + i];
-          st.sum_sq[wi] += (s * s);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        const float s_2 = residual[base + i_2] + input[base + i_2];
+        st.sum_sq[wi] += (s_2 * s_2);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          const float s = residual[base + i] + input[base + i];
-          st.sum_sq[wi] += (s * s);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        const float s = residual[base + i] + input[base + i];
+        st.sum_sq[wi] += (s * s);
       }
     }
   }
@@ -973,9 +1027,9 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -983,27 +1037,27 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          const float s_1 = residual[base + i_1] + input[base + i_1];
-          const float factor = per_element ? scalar[i_1] : scalar[0];
-          output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+        const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+        output[base + i_1_1] = (((s_1_1 * st.scale[wi]) * weight[i_1_1]) * factor_1);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          const float s_1 = residual[base + i_1] + input[base + i_1];
-          const float factor = per_element ? scalar[i_1] : scalar[0];
-          output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        const float s_1 = residual[base + i_1] + input[base + i_1];
+        const float factor = per_element ? scalar[i_1] : scalar[0];
+        output[base + i_1] = (((s_1 * st.scale[wi]) * weight[i_1]) * factor);
       }
     }
   }
@@ -1071,9 +1125,9 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1081,25 +1135,25 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < dim): true in this copy
-          const float x = input[base + i];
-          st.sum_sq[wi] += (x * x);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        const float x_1 = input[base + i_2];
+        st.sum_sq[wi] += (x_1 * x_1);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < dim) {
-          const float x = input[base + i];
-          st.sum_sq[wi] += (x * x);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < dim) {
+        const float x = input[base + i];
+        st.sum_sq[wi] += (x * x);
       }
     }
   }
@@ -1171,9 +1225,9 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1181,25 +1235,25 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < dim): true in this copy
-          const float factor = per_element ? scalar[i_1] : scalar[0];
-          output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+        output[base + i_1_1] = ((residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1])) * factor_1);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < dim) {
-          const float factor = per_element ? scalar[i_1] : scalar[0];
-          output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < dim) {
+        const float factor = per_element ? scalar[i_1] : scalar[0];
+        output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
       }
     }
   }
@@ -1257,9 +1311,9 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1267,23 +1321,23 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < n): true in this copy
-          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i_2]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < n) {
-          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < n) {
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
       }
     }
   }
@@ -1318,9 +1372,9 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   // threadgroup_barrier (fused_norm.metal:388:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1328,23 +1382,23 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < n): true in this copy
-          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        score[i_1_1] = mslport::msl::exp(logits[i_1_1] - st.max_logit[wi]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < n) {
-          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < n) {
+        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
       }
     }
   }
@@ -1436,9 +1490,9 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1446,23 +1500,23 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < n): true in this copy
-          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i_2]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < n) {
-          st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < n) {
+        st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
       }
     }
   }
@@ -1497,9 +1551,9 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   // threadgroup_barrier (fused_norm.metal:451:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1507,23 +1561,23 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < n): true in this copy
-          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        score[i_1_1] = mslport::msl::exp(logits[i_1_1] - st.max_logit[wi]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < n) {
-          score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < n) {
+        score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
       }
     }
   }

@@ -43,9 +43,9 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(hidden_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -53,27 +53,27 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        {  // if (i < hidden_dim): true in this copy
-          const float v = float(x[i]);
-          h[i] = v;
-          st.sum_sq[wi] += (v * v);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+        const float v_1 = float(x[i_2]);
+        h[i_2] = v_1;
+        st.sum_sq[wi] += (v_1 * v_1);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_size);
-        if (i < hidden_dim) {
-          const float v = float(x[i]);
-          h[i] = v;
-          st.sum_sq[wi] += (v * v);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      if (i < hidden_dim) {
+        const float v = float(x[i]);
+        h[i] = v;
+        st.sum_sq[wi] += (v * v);
       }
     }
   }
@@ -145,9 +145,9 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(tg_size)) + uint64_t(geo.nthreads)) <= uint64_t(hidden_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -155,23 +155,23 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        {  // if (i_1 < hidden_dim): true in this copy
-          h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+        h[i_1_1] = ((h[i_1_1] * st.scale[wi]) * norm_weight[i_1_1]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        if (i_1 < hidden_dim) {
-          h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      if (i_1 < hidden_dim) {
+        h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
       }
     }
   }
@@ -223,8 +223,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
             mslport_start2 = lane;
-            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)); mslport_iter2 += 1u) {
-              uint32_t d = mslport_start2 + (mslport_iter2 * 32u);
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u); mslport_iter2 += 1u) {
+              uint32_t d_1 = mslport_start2 + (mslport_iter2 * 32u);
+              {
+                st.dot[wi] = mslport::msl::fma(h[d_1], row[d_1], st.dot[wi]);
+              }
+            }
+            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u)); mslport_tail2 += 1u) {
+              uint32_t d = mslport_start2 + ((((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail2) * 32u);
               if (d < hidden_dim) {
                 st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
               }
@@ -244,8 +250,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
             mslport_start2 = lane;
-            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)); mslport_iter2 += 1u) {
-              uint32_t d = mslport_start2 + (mslport_iter2 * 32u);
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u); mslport_iter2 += 1u) {
+              uint32_t d_1 = mslport_start2 + (mslport_iter2 * 32u);
+              {
+                st.dot[wi] = mslport::msl::fma(h[d_1], row[d_1], st.dot[wi]);
+              }
+            }
+            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u)); mslport_tail2 += 1u) {
+              uint32_t d = mslport_start2 + ((((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail2) * 32u);
               if (d < hidden_dim) {
                 st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
               }

@@ -109,7 +109,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -135,7 +135,7 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
       }
     }
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -236,7 +236,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (int32_t s = 0; s < p.n_slots; ++s) {
     // work-item loops split here (moe_post_ops.metal:90:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -262,7 +262,7 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
       }
     }
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -322,6 +322,7 @@ extern "C" int mslport_entry_weighted_sum_residual_stacked_f32(const mslport_arg
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
 struct weighted_sum_residual_norm_stacked_f32_state {
+  float acc_1[mslport::kMaxThreads];
   float scale[mslport::kMaxThreads];
   float simd_total[mslport::kMaxThreads];
   float sum_sq[mslport::kMaxThreads];
@@ -346,28 +347,29 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        {  // if (i < n): true in this copy
-          float acc = 0.0f;
-          for (int32_t s = 0; s < p.n_slots; ++s) {
-            acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
-          }
-          const float r = residual[i] + acc;
-          residual[i] = r;
-          st.sum_sq[wi] += (r * r);
+        st.acc_1[wi] = 0.0f;
+      }
+      for (int32_t s_1 = 0; s_1 < p.n_slots; ++s_1) {
+        // work-item loops split here (moe_post_ops.metal:118:9; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start0 = tid;
+          uint32_t i_2 = mslport_start0 + (mslport_iter0 * width);
+          st.acc_1[wi] = mslport::msl::fma(weights[s_1], slots[(uint32_t(s_1) * n) + i_2], st.acc_1[wi]);
         }
       }
-    } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -375,16 +377,31 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        if (i < n) {
-          float acc = 0.0f;
-          for (int32_t s = 0; s < p.n_slots; ++s) {
-            acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
-          }
-          const float r = residual[i] + acc;
-          residual[i] = r;
-          st.sum_sq[wi] += (r * r);
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * width);
+        const float r_1 = residual[i_2] + st.acc_1[wi];
+        residual[i_2] = r_1;
+        st.sum_sq[wi] += (r_1 * r_1);
+      }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / width) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      if (i < n) {
+        float acc = 0.0f;
+        for (int32_t s = 0; s < p.n_slots; ++s) {
+          acc = mslport::msl::fma(weights[s], slots[(uint32_t(s) * n) + i], acc);
         }
+        const float r = residual[i] + acc;
+        residual[i] = r;
+        st.sum_sq[wi] += (r * r);
       }
     }
   }
@@ -457,9 +474,9 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n == 0u) ? 0u : (((n - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -467,23 +484,23 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        {  // if (i_1 < n): true in this copy
-          normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+        normed_out[i_1_1] = ((residual[i_1_1] * st.scale[wi]) * next_norm_w[i_1_1]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        if (i_1 < n) {
-          normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / width) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      if (i_1 < n) {
+        normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
       }
     }
   }

@@ -15,9 +15,9 @@ struct dequant_matvec_4bit_v3_state {
   float acc[mslport::kMaxThreads];
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
-  bool mslport_c1_act[mslport::kMaxThreads];
-  float mslport_c1_in[mslport::kMaxThreads];
-  float mslport_c1_out[mslport::kMaxThreads];
+  bool mslport_c2_act[mslport::kMaxThreads];
+  float mslport_c2_in[mslport::kMaxThreads];
+  float mslport_c2_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -38,9 +38,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -48,23 +48,23 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        {  // if (i < in_dim): true in this copy
-          xc[i] = x[i];
-        }
+        uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_threads);
+        xc[i_1] = x[i_1];
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        if (i < in_dim) {
-          xc[i] = x[i];
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      if (i < in_dim) {
+        xc[i] = x[i];
       }
     }
   }
@@ -137,14 +137,168 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 3;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < ((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u));
+          const bool v = mslport_iter1 < ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u);
           if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
           else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            {  // if (mslport_alive): true in this copy
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 3;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            {  // if (mslport_alive): true in this copy
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 3;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }
+        }
+      } else {
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            if (st.mslport_alive[wi]) {
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 3;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 3;
+            uint32_t words_per_group = group_size >> 3;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            if (st.mslport_alive[wi]) {
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 3;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }
+        }
+      }
+      mslport_iter1 += 1u;
+    }
+  }
+  {
+    uint32_t mslport_tail1 = 0u;
+    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
+      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
+      bool mslport_cond1 = false;
+      {
+        bool mslport_first = true;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          uint32_t words = in_dim >> 3;
+          if (!st.mslport_alive[wi]) continue;
+          const bool v = mslport_tail1 < (((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u)) - ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u));
+          if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
+          else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
+        }
+      }
+      if (!mslport_cond1) break;
+      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
         if (geo.tg_size.x % mslport::kSimdWidth == 0) {
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -161,7 +315,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -192,7 +346,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -226,7 +380,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -257,7 +411,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -275,7 +429,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           }
         }
       }
-      mslport_iter1 += 1u;
+      mslport_tail1 += 1u;
     }
   }
   // simd_sum at quant_matvec.metal:82:25: combines the active lanes of each 32-lane SIMD group
@@ -285,18 +439,18 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c1_act[wi] = act;
-    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
+    st.mslport_c2_act[wi] = act;
+    if (act) { st.mslport_c2_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
+    if (st.mslport_c2_act[wi]) st.total[wi] = st.mslport_c2_out[wi];
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -403,9 +557,9 @@ struct dequant_matvec_8bit_v3_state {
   float acc[mslport::kMaxThreads];
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
-  bool mslport_c1_act[mslport::kMaxThreads];
-  float mslport_c1_in[mslport::kMaxThreads];
-  float mslport_c1_out[mslport::kMaxThreads];
+  bool mslport_c2_act[mslport::kMaxThreads];
+  float mslport_c2_in[mslport::kMaxThreads];
+  float mslport_c2_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -426,9 +580,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -436,23 +590,23 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        {  // if (i < in_dim): true in this copy
-          xc[i] = x[i];
-        }
+        uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_threads);
+        xc[i_1] = x[i_1];
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        if (i < in_dim) {
-          xc[i] = x[i];
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      if (i < in_dim) {
+        xc[i] = x[i];
       }
     }
   }
@@ -525,14 +679,168 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 2;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < ((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u));
+          const bool v = mslport_iter1 < ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u);
           if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
           else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
       }
       if (!mslport_cond0) break;
       // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            {  // if (mslport_alive): true in this copy
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 2;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            {  // if (mslport_alive): true in this copy
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 2;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }
+        }
+      } else {
+        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          #pragma omp simd
+          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = (lx - mslport_sx);
+            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            if (st.mslport_alive[wi]) {
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 2;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }}
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t lane = wi % mslport::kSimdWidth;
+            const uint32_t sg = wi / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            uint32_t words = in_dim >> 2;
+            uint32_t words_per_group = group_size >> 2;
+            const uint32_t* wr = W_packed + (r * words);
+            uint32_t mslport_start1 = lane;
+            uint32_t c_1{};
+            if (st.mslport_alive[wi]) {
+              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+              {
+                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t word_1 = wr[c_1];
+                const uint32_t base_1 = c_1 << 2;
+                float qx_1 = 0.0f;
+                float xsum_1 = 0.0f;
+                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                  const float xv_1 = xc[base_1 + k_1];
+                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                  xsum_1 += xv_1;
+                }
+                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+              }
+            }
+          }
+        }
+      }
+      mslport_iter1 += 1u;
+    }
+  }
+  {
+    uint32_t mslport_tail1 = 0u;
+    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
+      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
+      bool mslport_cond1 = false;
+      {
+        bool mslport_first = true;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          uint32_t words = in_dim >> 2;
+          if (!st.mslport_alive[wi]) continue;
+          const bool v = mslport_tail1 < (((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u)) - ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u));
+          if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
+          else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
+        }
+      }
+      if (!mslport_cond1) break;
+      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
         if (geo.tg_size.x % mslport::kSimdWidth == 0) {
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -549,7 +857,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -580,7 +888,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -614,7 +922,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -645,7 +953,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + (mslport_iter1 * 32u));
+              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -663,7 +971,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           }
         }
       }
-      mslport_iter1 += 1u;
+      mslport_tail1 += 1u;
     }
   }
   // simd_sum at quant_matvec.metal:138:25: combines the active lanes of each 32-lane SIMD group
@@ -673,18 +981,18 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c1_act[wi] = act;
-    if (act) { st.mslport_c1_in[wi] = st.acc[wi]; }
+    st.mslport_c2_act[wi] = act;
+    if (act) { st.mslport_c2_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c1_act[wi]) st.total[wi] = st.mslport_c1_out[wi];
+    if (st.mslport_c2_act[wi]) st.total[wi] = st.mslport_c2_out[wi];
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -812,9 +1120,9 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     const uint32_t tid = wi;
     st.part[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(tg_threads)) + uint64_t(geo.nthreads)) <= uint64_t(in_dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -822,23 +1130,23 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        {  // if (i < in_dim): true in this copy
-          st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
-        }
+        uint32_t i_1 = mslport_start0 + (mslport_iter0 * tg_threads);
+        st.part[wi] = mslport::msl::fma(input[i_1], mslport::as_type<float>(uint32_t(wr[i_1]) << 16), st.part[wi]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * tg_threads);
-        if (i < in_dim) {
-          st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      if (i < in_dim) {
+        st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
       }
     }
   }

@@ -194,9 +194,9 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t tid = wi;
     st.sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -204,25 +204,25 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        {  // if (i < dim): true in this copy
-          const float v = x[base + i];
-          st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
-        }
+        uint32_t i_2 = mslport_start0 + (mslport_iter0 * width);
+        const float v_1 = x[base + i_2];
+        st.sq[wi] = mslport::msl::fma(v_1, v_1, st.sq[wi]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t i = mslport_start0 + (mslport_iter0 * width);
-        if (i < dim) {
-          const float v = x[base + i];
-          st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      if (i < dim) {
+        const float v = x[base + i];
+        st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
       }
     }
   }
@@ -297,9 +297,9 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t tid = wi;
     st.inv_rms[wi] = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(dim))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -307,23 +307,23 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        {  // if (i_1 < dim): true in this copy
-          out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
-        }
+        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+        out[base + i_1_1] = ((x[base + i_1_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1_1]) << 16));
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1 = mslport_start1 + (mslport_iter1 * width);
-        if (i_1 < dim) {
-          out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      if (i_1 < dim) {
+        out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
       }
     }
   }
@@ -391,7 +391,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   if (K >= 1u) {
     // work-item loops split here (quant_misc.metal:146:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -417,7 +417,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 2u) {
     // work-item loops split here (quant_misc.metal:147:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -443,7 +443,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 3u) {
     // work-item loops split here (quant_misc.metal:148:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -469,7 +469,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 4u) {
     // work-item loops split here (quant_misc.metal:149:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -495,7 +495,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 5u) {
     // work-item loops split here (quant_misc.metal:150:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -521,7 +521,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 6u) {
     // work-item loops split here (quant_misc.metal:151:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -547,7 +547,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 7u) {
     // work-item loops split here (quant_misc.metal:152:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -573,7 +573,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 8u) {
     // work-item loops split here (quant_misc.metal:153:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -599,7 +599,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 9u) {
     // work-item loops split here (quant_misc.metal:154:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -625,7 +625,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 10u) {
     // work-item loops split here (quant_misc.metal:155:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -651,7 +651,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 11u) {
     // work-item loops split here (quant_misc.metal:156:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -677,7 +677,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 12u) {
     // work-item loops split here (quant_misc.metal:157:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -703,7 +703,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 13u) {
     // work-item loops split here (quant_misc.metal:158:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -729,7 +729,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 14u) {
     // work-item loops split here (quant_misc.metal:159:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -755,7 +755,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 15u) {
     // work-item loops split here (quant_misc.metal:160:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -781,7 +781,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
   }
   if (K >= 16u) {
     // work-item loops split here (quant_misc.metal:161:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -805,7 +805,7 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
       }
     }
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -913,9 +913,9 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t tid = wi;
     st.m[wi] = l[0];
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter0) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n_experts))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -923,23 +923,23 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start0 = tid;
-        uint32_t e = mslport_start0 + (mslport_iter0 * width);
-        {  // if (e < n_experts): true in this copy
-          st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
-        }
+        uint32_t e_3 = mslport_start0 + (mslport_iter0 * width);
+        st.m[wi] = mslport::msl::max(st.m[wi], l[e_3]);
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start0 = tid;
-        uint32_t e = mslport_start0 + (mslport_iter0 * width);
-        if (e < n_experts) {
-          st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
-        }
+    }
+  }
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)) - ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+    // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start0 = tid;
+      uint32_t e = mslport_start0 + ((((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      if (e < n_experts) {
+        st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
       }
     }
   }
@@ -1013,9 +1013,9 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t tid = wi;
     st.s[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if ((((uint64_t(mslport_iter1) * uint64_t(width)) + uint64_t(geo.nthreads)) <= uint64_t(n_experts))) {  // every work-item passes the tests marked below: loops without them
+    {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1023,27 +1023,27 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t tid = wi;
         uint32_t mslport_start1 = tid;
-        uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
-        {  // if (e_1 < n_experts): true in this copy
-          const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
-          expv[e_1] = v;
-          st.s[wi] += v;
-        }
+        uint32_t e_1_1 = mslport_start1 + (mslport_iter1 * width);
+        const float v_2 = mslport::msl::exp(l[e_1_1] - st.top[wi]);
+        expv[e_1_1] = v_2;
+        st.s[wi] += v_2;
       }
-    } else {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t e_1 = mslport_start1 + (mslport_iter1 * width);
-        if (e_1 < n_experts) {
-          const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
-          expv[e_1] = v;
-          st.s[wi] += v;
-        }
+    }
+  }
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)) - ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+    // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t mslport_start1 = tid;
+      uint32_t e_1 = mslport_start1 + ((((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      if (e_1 < n_experts) {
+        const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
+        expv[e_1] = v;
+        st.s[wi] += v;
       }
     }
   }
@@ -1110,7 +1110,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
   for (uint32_t g_1 = 0u; g_1 < groups; ++g_1) {
     // work-item loops split here (quant_misc.metal:223:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1134,7 +1134,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2 = 0u; s2 < k; ++s2) {
     // work-item loops split here (quant_misc.metal:227:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1158,7 +1158,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -1181,7 +1181,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2_1 = 1u; s2_1 < k; ++s2_1) {
     // work-item loops split here (quant_misc.metal:232:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1209,7 +1209,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t e_2 = k; e_2 < n_experts; ++e_2) {
     // work-item loops split here (quant_misc.metal:237:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd
@@ -1253,7 +1253,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -1276,7 +1276,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t s2_3 = 0u; s2_3 < k; ++s2_3) {
     // work-item loops split here (quant_misc.metal:251:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-    if (mslport_all_alive) {  // every work-item passes the tests marked below: loops without them
+    if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd

@@ -249,11 +249,11 @@ kernel void after_return(device float* out [[buffer(0)]], constant uint& n [[buf
 }
 
 TEST(OpenMPBackend, LoopCopiesWithoutPerThreadTestsRunOnlyWhereEveryThreadPasses) {
-  // The strided loop's `c < n` and the `alive` test after the early return
-  // get a copy of their work-item loops without the tests; it must run only
-  // in iterations every thread completes and in threadgroups where no
+  // A strided loop's iterations that every thread completes run without
+  // `c < n` (the tail keeps it), and the `alive` test after the early return
+  // gets a copy of its work-item loops without it for threadgroups where no
   // thread returned. Ragged n and a threadgroup with one SIMD group gone
-  // take the other copy.
+  // take the other paths.
   Compiled c("fast_copies", R"(
 kernel void strided_rows(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
                          constant uint& n [[buffer(2)]], constant uint& rows [[buffer(3)]],
@@ -273,8 +273,10 @@ kernel void strided_copy(device const float* x [[buffer(0)]], device float* out 
 }
 )");
   ASSERT_TRUE(c.error.empty()) << c.error;
-  ASSERT_NE(c.source.find("if (mslport_all_alive && "), std::string::npos) << c.source;
-  ASSERT_NE(c.source.find("<= uint64_t(n)"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("if (mslport_all_alive) {"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("mslport_tail0"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("uint64_t(n) >= uint64_t(32u)"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("uint64_t(n) >= uint64_t(geo.tg_size.x)"), std::string::npos) << c.source;
   for (uint32_t n : {64u, 70u, 5u, 0u}) {
     uint32_t rows = 3;  // threadgroup 1: SIMD group 1 returns
     std::vector<float> x(size_t(rows) * n + 1), out(rows + 1, -1.0f);

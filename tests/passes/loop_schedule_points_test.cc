@@ -96,7 +96,7 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 1);
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 2);  // the full iterations, the tail
   const Stmt* loop = first_loop(k);
   ASSERT_NE(loop, nullptr);
   EXPECT_TRUE(starts_with_schedule_point(*loop));
@@ -104,20 +104,25 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
   EXPECT_EQ(k.vars[loop->init->var].name.rfind("mslport_iter", 0), 0u);
   passes::UniformityInfo info = passes::analyze_uniformity(k);
   EXPECT_EQ(info.loop_level.at(loop), passes::Uniformity::Threadgroup);
-  // The body declares c from the start and the iteration, then guards on c < n.
+  // The lane is below 32: the iterations every lane completes come first,
+  // without the test; the tail keeps it.
   ASSERT_EQ(loop->body->stmts.size(), 3u);
   EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::Decl);
-  EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c");
-  ASSERT_EQ(loop->body->stmts[2]->kind, Stmt::Kind::If);
-  // Every lane is below 32: iteration it passes the guard for all threads
-  // when it * 32 + 32 <= n.
-  ASSERT_NE(loop->body->stmts[2]->all_true_when, nullptr);
-  EXPECT_EQ(ir::print_expr(m, k, *loop->body->stmts[2]->all_true_when),
-            "((cast<ulong>(mslport_iter0) * cast<ulong>(32u)) + cast<ulong>(32u)) <= cast<ulong>(n)");
+  EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c_1");  // the tail declares c
+  EXPECT_NE(loop->body->stmts[2]->kind, Stmt::Kind::If);
+  EXPECT_EQ(ir::print_expr(m, k, *loop->expr),
+            "mslport_iter0 < ((cast<ulong>(n) >= cast<ulong>(32u)) ? cast<uint>(((cast<ulong>(n) - cast<ulong>(32u)) / "
+            "cast<ulong>(32u)) + 1ul) : 0u)");
+  std::string ir_text = ir::print_kernel(m, k);
+  EXPECT_NE(ir_text.find("for (%mslport_tail0: uint = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / 32u) + 1u)) - "),
+            std::string::npos)
+      << ir_text;
+  EXPECT_NE(ir_text.find("if (c < n) {"), std::string::npos) << ir_text;
 }
 
-TEST(LoopSchedulePoints, GuardIsKnownTrueOnlyForStartsWithABound) {
-  // lid.x is below the threadgroup's x size; lane + 1 has no bound the pass knows.
+TEST(LoopSchedulePoints, OnlyStartsWithAKnownBoundArePeeled) {
+  // lid.x is below the threadgroup's x size; lane + 1 has no bound the pass
+  // knows, so its loop keeps the test in every iteration.
   auto m = parse_or_die(R"(
 kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
               uint3 lid [[thread_position_in_threadgroup]], uint lane [[thread_index_in_simdgroup]]) {
@@ -126,21 +131,40 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 2);
-  std::vector<const Stmt*> guards;
-  ir::walk_stmts(*k.body, [&](const Stmt& s) {
-    if (s.kind == Stmt::Kind::If) guards.push_back(&s);
-    return true;
-  });
-  ASSERT_EQ(guards.size(), 2u);
-  ASSERT_NE(guards[0]->all_true_when, nullptr);
-  EXPECT_NE(ir::print_expr(m, k, *guards[0]->all_true_when).find("__mslport_threadgroup_size_x()"), std::string::npos);
-  EXPECT_EQ(guards[1]->all_true_when, nullptr);
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3);  // full + tail for i, one for j
+  std::string ir_text = ir::print_kernel(m, k);
+  EXPECT_NE(ir_text.find("__mslport_threadgroup_size_x()"), std::string::npos) << ir_text;
+  EXPECT_EQ(ir_text.find("mslport_tail1"), std::string::npos) << ir_text;
+  EXPECT_NE(ir_text.find("if (j < n) {"), std::string::npos) << ir_text;
 }
 
-TEST(LoopSchedulePoints, OnlyTheOutermostLoopOfANestIsTurnedInsideOut) {
-  // The strided loop over i (uniform trip count after the rewrite) gets a
-  // point; the loops over k and j stay in the work-item loop.
+TEST(LoopSchedulePoints, NestedLoopsContiguousAcrossThreadsAreChosen) {
+  // fused_moe_wsum_norm_add's shape: the kk loop reads eo[kk * dim + i],
+  // contiguous across threads, so it is turned inside out as well; the d
+  // loop steps along d and stays in the work-item loop.
+  auto m = parse_or_die(R"(
+kernel void k(device const float* eo [[buffer(0)]], device const float* w [[buffer(1)]],
+              device float* out [[buffer(2)]], constant uint& dim [[buffer(3)]], constant uint& top_k [[buffer(4)]],
+              uint tid [[thread_index_in_threadgroup]], uint tg_size [[threads_per_threadgroup]]) {
+  for (uint i = tid; i < dim; i += tg_size) {
+    float v = 0.0f;
+    for (uint kk = 0; kk < top_k; ++kk) v += eo[kk * dim + i] * w[kk];
+    float dot = 0.0f;
+    for (uint d = 0; d < top_k; ++d) dot += eo[i * top_k + d];
+    out[i] = v + dot;
+  }
+}
+)");
+  auto& k = m.kernels[0];
+  // Full iterations: the i loop and its kk loop; the tail: the i loop only
+  // (kk is under the tail's per-thread test there).
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3) << ir::print_kernel(m, k);
+}
+
+TEST(LoopSchedulePoints, LiteralLoopsOfANestStayInTheWorkItemLoop) {
+  // The strided loop over i (uniform trip count after the rewrite: its full
+  // iterations and its tail) and, in the full iterations, the loop over k
+  // get points; the literal loop over j stays in the work-item loop.
   auto m = parse_or_die(R"(
 kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
               constant uint& n [[buffer(2)]], constant uint& top_k [[buffer(3)]],
@@ -154,7 +178,7 @@ kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)
   }
 }
 )");
-  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 1);
+  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 3);
 }
 
 TEST(LoopSchedulePoints, LoopsOnlySomeThreadsReachAreLeftAlone) {

@@ -112,7 +112,6 @@ class KernelEmitter {
   bool returns_if_converted_ = false;  // the loop being opened has its returns as if/else
   bool simd_chunked_ = false;          // the loop being emitted runs one SIMD group per chunk
   bool versioned_ = false;             // inside work_item_loop's two copies
-  std::set<const Stmt*> fast_ifs_;     // Ifs known true in the copy being emitted
 };
 
 std::string KernelEmitter::builtin_value(const Param& p, bool) const {
@@ -253,50 +252,29 @@ static bool writes_var(const std::vector<const Stmt*>& stmts, int var) {
 }
 
 void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body) {
-  // A second copy of the loops for the common case where per-thread tests
-  // are known to pass for every thread: `if (alive)` (eliminate_returns)
-  // when no work-item has returned, and a strided loop's `if (c < n)` in the
-  // iterations every thread completes (Stmt::all_true_when). In that copy
-  // the loads under those tests are plain vector loads, not masked ones
-  // (measured on AVX-512: weighted_sum_stacked_f32 19 -> 29 GB/s, the 4-bit
-  // mat-vec 1.8 -> 2.3 GB/s). Not where the statements themselves end
-  // work-items, and not when sanitizing (the checker wants the one copy).
-  if (!san_ && !versioned_) {
-    std::vector<std::string> conds;
-    if (tracks_all_alive() && reads_var(stmts, alive_var_) && !writes_var(stmts, alive_var_))
-      conds.push_back("mslport_all_alive");
-    std::set<const Stmt*> fast_ifs;
-    for (auto* s : stmts)
-      walk_stmts(*s, [&](const Stmt& x) {
-        if (x.kind == Stmt::Kind::If && x.all_true_when && (!x.else_body || x.else_body->stmts.empty()) &&
-            plan_.tg_evaluable(k_, *x.all_true_when)) {
-          fast_ifs.insert(&x);
-          conds.push_back("(" + ex(*x.all_true_when, false) + ")");
-        }
-        return true;
-      });
-    if (!conds.empty()) {
-      const bool converted = returns_if_converted_;
-      versioned_ = true;
-      std::string all;
-      for (auto& c : conds) all += (all.empty() ? "" : " && ") + c;
-      line("if (" + all + ") {  // every work-item passes the tests marked below: loops without them");
-      ++indent_;
-      if (conds[0] == "mslport_all_alive") p_.set_known_true(alive_var_);
-      fast_ifs_ = std::move(fast_ifs);
-      work_item_loop(stmts, body);
-      p_.set_known_true(-1);
-      fast_ifs_.clear();
-      --indent_;
-      line("} else {");
-      ++indent_;
-      returns_if_converted_ = converted;
-      work_item_loop(stmts, body);
-      versioned_ = false;
-      --indent_;
-      line("}");
-      return;
-    }
+  // Statements under eliminate_returns' `if (alive)` get a second copy of
+  // their loops for when no work-item of the group has returned: there the
+  // test is known true and the loads under it are plain vector loads, not
+  // masked ones (measured on AVX-512: weighted_sum_stacked_f32 19 -> 29
+  // GB/s). Not where the statements themselves end work-items, and not
+  // when sanitizing (the checker wants the one copy).
+  if (tracks_all_alive() && !versioned_ && reads_var(stmts, alive_var_) && !writes_var(stmts, alive_var_)) {
+    const bool converted = returns_if_converted_;
+    versioned_ = true;
+    line("if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test");
+    ++indent_;
+    p_.set_known_true(alive_var_);
+    work_item_loop(stmts, body);
+    p_.set_known_true(-1);
+    --indent_;
+    line("} else {");
+    ++indent_;
+    returns_if_converted_ = converted;
+    work_item_loop(stmts, body);
+    versioned_ = false;
+    --indent_;
+    line("}");
+    return;
   }
   bool lanes = false;
   std::vector<const Expr*> inits;
@@ -771,10 +749,9 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
         line("mslport_san.returned(" + san_->site(s.loc) + ", wi);");
       break;
     case Stmt::Kind::If:
-      if ((fast_ifs_.count(&s) || (s.expr->kind == Expr::Kind::VarRef && s.expr->index == p_.known_true())) &&
+      if (s.expr->kind == Expr::Kind::VarRef && s.expr->index == p_.known_true() &&
           (!s.else_body || s.else_body->stmts.empty())) {
-        const bool alive = s.expr->kind == Expr::Kind::VarRef && s.expr->index == p_.known_true();
-        line("{  // if (" + (alive ? k_.vars[alive_var_].name : ex(*s.expr, true)) + "): true in this copy");
+        line("{  // if (" + k_.vars[alive_var_].name + "): true in this copy");
         wi_block_contents(*s.body);
         line("}");
         break;

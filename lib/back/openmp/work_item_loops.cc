@@ -1,5 +1,7 @@
 #include "back/openmp/work_item_loops.h"
 
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "passes/hoist_collectives.h"
@@ -194,7 +196,40 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
     while (d->kind == Expr::Kind::Cast) d = d->args[0].get();
     return d->kind == Expr::Kind::IntLit && d->int_value != 0;
   };
+  // Loop variables of threadgroup-level `for` loops that only the loop's
+  // step writes, and for each variable the loops its definition is in: a
+  // value defined inside such a loop from its variable (`i = start + it *
+  // C`) can be recomputed anywhere in the body, where `it` is in scope and
+  // unchanged (the step runs after the body).
+  std::vector<bool> loop_stable(k.vars.size(), false);
+  std::vector<std::vector<int>> enclosing(k.vars.size());
+  std::vector<int> loop_stack;
+  std::function<void(const Stmt&)> scan = [&](const Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && s.expr) enclosing[s.var] = loop_stack;
+    int lv = -1;
+    if (s.kind == Stmt::Kind::For && s.init && s.init->kind == Stmt::Kind::Decl && s.init->expr) {
+      lv = s.init->var;
+      bool written = false;
+      walk_stmt_exprs(*s.body, [&](const Expr& e) {
+        written = written || written_variable(e) == lv;
+        return !written;
+      });
+      loop_stable[lv] = !written && s.step && written_variable(*s.step) == lv;
+    }
+    for (auto& c : s.stmts) if (c) scan(*c);
+    if (s.init) scan(*s.init);
+    if (lv >= 0) loop_stack.push_back(lv);
+    if (s.body) scan(*s.body);
+    if (lv >= 0) loop_stack.pop_back();
+    if (s.else_body) scan(*s.else_body);
+  };
+  scan(*k.body);
   std::vector<bool> remat(k.vars.size(), false);
+  int candidate = -1;  // the variable whose definition `pure` is looking at
+  auto in_its_loop = [&](int loop_var) {
+    const std::vector<int>& loops = enclosing[candidate];
+    return loop_stable[loop_var] && std::find(loops.begin(), loops.end(), loop_var) != loops.end();
+  };
   auto pure = [&](const Expr& init) {
     bool ok = true;
     walk_exprs(init, [&](const Expr& x) {
@@ -222,8 +257,9 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
         case Expr::Kind::VarRef:
           // Uniform inputs declared at the kernel's top level are in scope
           // in every work-item loop.
-          ok = single_def(x.index) &&
-               (remat[x.index] || (plan.storage[x.index] == Storage::Uniform && top_level[x.index]));
+          ok = (single_def(x.index) &&
+                (remat[x.index] || (plan.storage[x.index] == Storage::Uniform && top_level[x.index]))) ||
+               (plan.storage[x.index] == Storage::Uniform && in_its_loop(x.index));
           break;
         default: ok = false;
       }
@@ -234,7 +270,9 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t v = 0; v < k.vars.size(); ++v) {
-      if (remat[v] || plan.storage[v] != Storage::PerThread || !single_def(int(v)) || !pure(*def[v])) continue;
+      if (remat[v] || plan.storage[v] != Storage::PerThread || !single_def(int(v))) continue;
+      candidate = int(v);
+      if (!pure(*def[v])) continue;
       remat[v] = true;
       changed = true;
     }
