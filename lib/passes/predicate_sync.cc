@@ -139,15 +139,21 @@ struct Predicator {
     ok = false;
   }
 
-  static bool reads_no_memory(const Expr& e) {
-    bool reads = false;
+  static bool only_params_and_literals(const Expr& e) {
+    bool other = false;
     walk_exprs(e, [&](const Expr& x) {
-      reads = reads || x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Call ||
-              x.kind == Expr::Kind::Collective || (x.kind == Expr::Kind::Member && x.arrow) ||
-              (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref);
-      return !reads;
+      switch (x.kind) {
+        case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::ParamRef:
+        case Expr::Kind::GlobalConstRef: case Expr::Kind::Cast: case Expr::Kind::Unary: case Expr::Kind::Binary:
+        case Expr::Kind::Conditional: case Expr::Kind::Swizzle:
+          other = other || (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref);
+          break;
+        case Expr::Kind::Member: other = other || x.arrow; break;
+        default: other = true;
+      }
+      return !other;
     });
-    return !reads;
+    return !other;
   }
 
   static bool contains_collective_stmt(const Stmt& s) {
@@ -316,12 +322,14 @@ struct Predicator {
             report_divergent_barrier(*s, u);
             break;
           }
-          if (!nested_alive && u == Uniformity::Threadgroup && reads_no_memory(*s->expr)) {
+          if (!nested_alive && u == Uniformity::Threadgroup && only_params_and_literals(*s->expr)) {
             // A uniform condition inside a divergent region (`if (K > 3)`
             // after an early return): stays a branch every thread takes the
             // same way, its bodies under the mask, like a uniform loop
-            // below. Only conditions that read no memory: threads that
-            // left must not evaluate `w[row]` for a row past the end.
+            // below. Only conditions on parameters and literals: threads
+            // that left must not evaluate `w[row]` for a row past the end,
+            // nor read a variable only the others assigned (they would
+            // disagree on the branch, and on the barriers in it).
             std::vector<StmtPtr> inner;
             split_body(*s->body, masks, guard, false, inner);
             s->body->stmts = std::move(inner);
