@@ -216,3 +216,29 @@ kernel void k(device const float* a [[buffer(0)]], device const float* b [[buffe
   auto& k = m.kernels[0];
   EXPECT_EQ(passes::insert_loop_schedule_points(k), 3);  // kk > 0, both branches of kk > 1
 }
+
+TEST(LoopSchedulePoints, UniformBranchesStayBranchesUnderAnEarlyReturnOnlyOnParameters) {
+  // After the return, `if (kk > 0u)` (a parameter) stays a branch the
+  // threadgroup takes once; `if (m > 2u)` reads a variable the returned
+  // threads never assigned, so it becomes a per-thread mask.
+  auto m = parse_or_die(R"(
+kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], constant uint& kk [[buffer(3)]],
+              uint tid [[thread_position_in_grid]]) {
+  if (tid >= n) return;
+  float s = 0.0f;
+  uint m = kk * 2u;
+  if (kk > 0u) s += a[tid];
+  if (m > 2u) s += a[tid + 1u];
+  out[tid] = s;
+}
+)");
+  DiagEngine diags;
+  passes::LowerOptions opt;
+  opt.schedule_loops = true;
+  ASSERT_TRUE(passes::lower_execution_model(m, m.kernels[0], diags, opt));
+  std::string ir_text = ir::print_kernel(m, m.kernels[0]);
+  EXPECT_NE(ir_text.find("if (kk > 0u) {"), std::string::npos) << ir_text;
+  EXPECT_NE(ir_text.find("%mslport_mask0: bool = mslport_alive && (m > 2u)"), std::string::npos) << ir_text;
+  EXPECT_EQ(ir_text.find("mslport_mask1"), std::string::npos) << ir_text;
+}
