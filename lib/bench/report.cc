@@ -101,15 +101,15 @@ std::optional<double> geomean_vs_pocl(const BenchReport& r, const std::string& b
 std::string format_bench_table(const BenchReport& r) {
   std::string out;
   out += "effective bandwidth = minimum bytes read + written / median launch time\n"
-         "roof = triad c = a + s*b (OpenCL: also a device-to-device buffer copy) in this run, before and after\n"
-         "       the kernels (the best counts)\n";
+         "roof = triad c = a + s*b (OpenCL: also a device-to-device buffer copy) in this run, before the kernels,\n"
+         "       after each and after the last (the best counts)\n";
   for (const auto& roof : r.roofs)
     out += "roof  " + pad(roof.backend, 16) + pad(fmt("%.1f", roof.gbps), 7, true) + " GB/s  (" + roof.method + ", " +
            fmt("%.0f", double(roof.bytes) / 1048576.0) + " MiB per launch" +
            (roof.copy_gbps > 0 ? "; triad " + fmt("%.1f", roof.triad_gbps) + ", copy " + fmt("%.1f", roof.copy_gbps)
                                : std::string()) +
-           (roof.gbps_after > 0 ? "; before " + fmt("%.1f", roof.gbps_before) + ", after " + fmt("%.1f", roof.gbps_after)
-                                : std::string()) +
+           (roof.samples > 1 ? "; best of " + std::to_string(roof.samples) + ", lowest " + fmt("%.1f", roof.gbps_lowest)
+                             : std::string()) +
            "; " + roof.device + ")\n";
   out += "\n";
   size_t kw = 6;

@@ -29,7 +29,11 @@ struct Roof {
   std::string device;   // what ran it, in words
   uint64_t bytes = 0;   // per launch (triad: 3 arrays; copy: read + written)
   double ms = 0, gbps = 0;  // the best measurement
-  double gbps_before = 0, gbps_after = 0;  // measured before and after the kernels (0 = not measured)
+  // The roof is measured before the kernels, after each kernel and after
+  // the last (this machine's bandwidth moves with its other tenants): how
+  // many measurements, and the lowest (0 = one measurement).
+  int samples = 1;
+  double gbps_lowest = 0;
   std::string method = "triad";  // of the best: "triad" (c = a + s*b) or "copy" (device-to-device buffer copy)
   double triad_gbps = 0, copy_gbps = 0;  // best of each method (0 = not measured)
 };

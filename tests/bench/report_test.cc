@@ -22,8 +22,8 @@ BenchRow row(const std::string& kernel, const std::string& target, const std::st
 
 BenchReport sample() {
   BenchReport r;
-  r.roofs.push_back({"openmp/cpu", "cpu", 3 * (64u << 20), 10, 20.0, 20.0, 19.0});
-  r.roofs.push_back({"opencl/pocl", "pocl", 3 * (64u << 20), 10, 10.0, 10.0, 9.0});
+  r.roofs.push_back({"openmp/cpu", "cpu", 3 * (64u << 20), 10, 20.0, 3, 19.0});
+  r.roofs.push_back({"opencl/pocl", "pocl", 3 * (64u << 20), 10, 10.0, 3, 9.0});
   r.rows.push_back(row("k1", "openmp", "cpu", 2.0, 20'000'000));   // 10 GB/s
   r.rows.push_back(row("k1", "opencl", "pocl", 4.0, 20'000'000));  // 5 GB/s
   r.rows.push_back(row("k2", "openmp", "cpu", 1.0, 1'000'000));    // no PoCL row
