@@ -195,7 +195,6 @@ struct Scheduler {
     Stmt& s = *loop;
     SourceLoc loc = s.loc;
     const Type u32 = Type::scalar_of(ScalarKind::UInt);
-    const Type u64 = Type::scalar_of(ScalarKind::ULong);
     const Type boolean = Type::scalar_of(ScalarKind::Bool);
     auto cast_to = [&](const Type& t, ExprPtr e) {
       if (e->type == t) return e;
@@ -213,17 +212,22 @@ struct Scheduler {
     out.push_back(make_decl(start, std::move(s.init->expr), loc));
     ExprPtr n = std::move(s.expr->args[1]);
     ExprPtr c = cast_to(u32, std::move(s.step->args[1]));
-    ExprPtr trips = std::make_unique<Expr>();
-    trips->kind = Expr::Kind::Conditional;
-    trips->type = u32;
-    trips->loc = loc;
-    trips->args.push_back(make_binary(BinaryOp::Eq, boolean, n->clone(), make_int(u32, 0, loc), loc));
-    trips->args.push_back(make_int(u32, 0, loc));
-    trips->args.push_back(make_binary(
-        BinaryOp::Add, u32,
-        make_binary(BinaryOp::Div, u32, make_binary(BinaryOp::Sub, u32, n->clone(), make_int(u32, 1, loc), loc),
-                    c->clone(), loc),
-        make_int(u32, 1, loc), loc));
+    auto call = [&](const char* name, std::vector<ExprPtr> args) {
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::Call;
+      e->type = u32;
+      e->spelling = name;
+      e->loc = loc;
+      e->args = std::move(args);
+      return e;
+    };
+    auto args = [](auto&&... a) {
+      std::vector<ExprPtr> v;
+      (v.push_back(std::move(a)), ...);
+      return v;
+    };
+    // N == 0 ? 0 : (N - 1) / C + 1
+    ExprPtr trips = call(kStridedTrips, args(n->clone(), c->clone()));
 
     // for (uint it = 0; it < limit; it += 1) { uint v = start + (skip + it) * C; body }
     // (the loop starts at 0: an initialiser is evaluated where the loop is,
@@ -257,22 +261,11 @@ struct Scheduler {
       out.push_back(iteration_loop("mslport_iter" + suffix, nullptr, std::move(trips), guarded(std::move(s.body)), v));
       return;
     }
-    // Inline, like the trip count, not a variable: under an early return's
-    // flag a variable would be assigned per thread, and the loops need the
-    // value at threadgroup level (the compiler hoists it out of the loop).
-    ExprPtr n64 = cast_to(u64, n->clone());
-    ExprPtr full_trips = std::make_unique<Expr>();
-    full_trips->kind = Expr::Kind::Conditional;
-    full_trips->type = u32;
-    full_trips->loc = loc;
-    full_trips->args.push_back(make_binary(BinaryOp::Ge, boolean, n64->clone(), cast_to(u64, bound->clone()), loc));
-    full_trips->args.push_back(cast_to(
-        u32, make_binary(BinaryOp::Add, u64,
-                         make_binary(BinaryOp::Div, u64,
-                                     make_binary(BinaryOp::Sub, u64, n64->clone(), cast_to(u64, bound->clone()), loc),
-                                     cast_to(u64, c->clone()), loc),
-                         make_int(u64, 1, loc), loc)));
-    full_trips->args.push_back(make_int(u32, 0, loc));
+    // N >= bound ? (N - bound) / C + 1 : 0, in 64 bits. Inline, like the
+    // trip count, not a variable: under an early return's flag a variable
+    // would be assigned per thread, and the loops need the value at
+    // threadgroup level (the compiler hoists the call out of the loop).
+    ExprPtr full_trips = call(kFullTrips, args(n->clone(), std::move(bound), c->clone()));
     Var loop_var = k.vars[v];
     int v_full = add_var(k, loop_var.name, loop_var.type, loop_var.loc, loop_var.is_const);
     StmtPtr full_body = clone_with_fresh_vars(k, *s.body, {{v, v_full}});

@@ -44,8 +44,13 @@ namespace mslport::passes {
 // Returns the number of schedule points inserted.
 int insert_loop_schedule_points(ir::Kernel& k);
 
-// Threadgroup sizes in the bound of a strided loop's start (uint): the x
-// size, and the number of threads.
+// Calls in the rewritten loops, for the OpenMP printer (all uint, pure):
+// the threadgroup's x size and its number of threads (bounds of a strided
+// loop's start); strided_trips(N, C) = N == 0 ? 0 : (N - 1) / C + 1, the
+// iterations of the rewritten loop; full_trips(N, bound, C) = N >= bound ?
+// (N - bound) / C + 1 : 0 in 64 bits, those every thread completes.
 constexpr const char* kThreadgroupSizeX = "__mslport_threadgroup_size_x";
 constexpr const char* kThreadgroupThreads = "__mslport_threadgroup_threads";
+constexpr const char* kStridedTrips = "__mslport_strided_trips";
+constexpr const char* kFullTrips = "__mslport_full_trips";
 }  // namespace mslport::passes

@@ -39,7 +39,7 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
     const uint32_t lid = lx;
     st.part[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(head_dim, geo.tg_size.x, width); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -54,7 +54,7 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((head_dim == 0u) ? 0u : (((head_dim - 1u) / width) + 1u)) - ((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(head_dim, width) - mslport::full_trips(head_dim, geo.tg_size.x, width)); mslport_tail0 += 1u) {
     // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -63,7 +63,7 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lid = lx;
       uint32_t mslport_start0 = lid;
-      uint32_t d = mslport_start0 + ((((uint64_t(head_dim) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(head_dim) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      uint32_t d = mslport_start0 + ((mslport::full_trips(head_dim, geo.tg_size.x, width) + mslport_tail0) * width);
       if (d < head_dim) {
         st.part[wi] = mslport::msl::fma(q[d], k[d], st.part[wi]);
       }
@@ -178,7 +178,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(seq_len, geo.tg_size.x, width); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -193,7 +193,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(seq_len, width) - mslport::full_trips(seq_len, geo.tg_size.x, width)); mslport_tail0 += 1u) {
     // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -202,7 +202,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lid = lx;
       uint32_t mslport_start0 = lid;
-      uint32_t i = mslport_start0 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(seq_len, geo.tg_size.x, width) + mslport_tail0) * width);
       if (i < seq_len) {
         st.m[wi] = mslport::msl::max(st.m[wi], row[i]);
       }
@@ -264,7 +264,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.s[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(seq_len, geo.tg_size.x, width); mslport_iter1 += 1u) {
     // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -281,7 +281,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(seq_len, width) - mslport::full_trips(seq_len, geo.tg_size.x, width)); mslport_tail1 += 1u) {
     // work-item loops split here (attention.metal:95:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -290,7 +290,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lid = lx;
       uint32_t mslport_start1 = lid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(seq_len, geo.tg_size.x, width) + mslport_tail1) * width);
       if (i_1 < seq_len) {
         const float e = mslport::msl::exp(row[i_1] - st.row_max[wi]);
         row[i_1] = e;
@@ -352,7 +352,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
     const uint32_t lid = lx;
     st.inv[wi] = 1.0f / st.total[wi];
   }
-  for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u); mslport_iter2 += 1u) {
+  for (uint32_t mslport_iter2 = 0u; mslport_iter2 < mslport::full_trips(seq_len, geo.tg_size.x, width); mslport_iter2 += 1u) {
     // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -367,7 +367,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       }
     }
   }
-  for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((seq_len == 0u) ? 0u : (((seq_len - 1u) / width) + 1u)) - ((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail2 += 1u) {
+  for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (mslport::strided_trips(seq_len, width) - mslport::full_trips(seq_len, geo.tg_size.x, width)); mslport_tail2 += 1u) {
     // work-item loops split here (attention.metal:110:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -376,7 +376,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lid = lx;
       uint32_t mslport_start2 = lid;
-      uint32_t i_2 = mslport_start2 + ((((uint64_t(seq_len) >= uint64_t(geo.tg_size.x)) ? uint32_t(((uint64_t(seq_len) - uint64_t(geo.tg_size.x)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail2) * width);
+      uint32_t i_2 = mslport_start2 + ((mslport::full_trips(seq_len, geo.tg_size.x, width) + mslport_tail2) * width);
       if (i_2 < seq_len) {
         row[i_2] *= st.inv[wi];
       }

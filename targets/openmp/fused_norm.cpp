@@ -41,7 +41,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -77,7 +77,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:71:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -86,7 +86,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         float v = 0.0f;
         for (uint32_t k = 0u; k < top_k; ++k) {
@@ -165,7 +165,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     st.scale[wi] = inv_rms[0];
   }
   const uint32_t base = row * dim;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -180,7 +180,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -189,7 +189,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         output[base + i_1] = (residual[base + i_1] + ((mixed[i_1] * st.scale[wi]) * norm_weight[i_1]));
       }
@@ -271,7 +271,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     st.sq_res[wi] = 0.0f;
     st.sq_mix[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -312,7 +312,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -321,7 +321,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         const float r = residual[base + i];
         st.sq_res[wi] += (r * r);
@@ -426,7 +426,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     st.scale_res[wi] = inv_rms[0];
     st.scale_mix[wi] = inv_rms[1];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -441,7 +441,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -450,7 +450,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         output[base + i_1] = (((residual[base + i_1] * st.scale_res[wi]) * res_norm_weight[i_1]) + ((mixed[i_1] * st.scale_mix[wi]) * moe_norm_weight[i_1]));
       }
@@ -519,7 +519,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -535,7 +535,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -544,7 +544,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         const float x = input[base + i];
         st.sum_sq[wi] += (x * x);
@@ -619,7 +619,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -634,7 +634,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -643,7 +643,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         output[base + i_1] = (residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1]));
       }
@@ -712,7 +712,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -747,7 +747,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -756,7 +756,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         const float s = residual[base + i] + input[base + i];
         if (store_sum) {
@@ -834,7 +834,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -850,7 +850,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -859,7 +859,7 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         const float s_1 = residual[base + i_1] + input[base + i_1];
         normed_output[base + i_1] = ((s_1 * st.scale[wi]) * weight[i_1]);
@@ -927,7 +927,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -943,7 +943,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -952,7 +952,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         const float s = residual[base + i] + input[base + i];
         st.sum_sq[wi] += (s * s);
@@ -1027,7 +1027,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1044,7 +1044,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1053,7 +1053,7 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         const float s_1 = residual[base + i_1] + input[base + i_1];
         const float factor = per_element ? scalar[i_1] : scalar[0];
@@ -1125,7 +1125,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1141,7 +1141,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1150,7 +1150,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < dim) {
         const float x = input[base + i];
         st.sum_sq[wi] += (x * x);
@@ -1225,7 +1225,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     st.scale[wi] = inv_rms[0];
   }
   const bool per_element = params.scalar_is_vector != 0u;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1241,7 +1241,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / tg_size) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, tg_size) - mslport::full_trips(dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1250,7 +1250,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < dim) {
         const float factor = per_element ? scalar[i_1] : scalar[0];
         output[base + i_1] = ((residual[base + i_1] + ((input[base + i_1] * st.scale[wi]) * weight[i_1])) * factor);
@@ -1311,7 +1311,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1326,7 +1326,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(n, tg_size) - mslport::full_trips(n, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:375:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1335,7 +1335,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(n, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < n) {
         st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
       }
@@ -1372,7 +1372,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   // threadgroup_barrier (fused_norm.metal:388:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(n, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1387,7 +1387,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(n, tg_size) - mslport::full_trips(n, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:391:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1396,7 +1396,7 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(n, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < n) {
         score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
       }
@@ -1490,7 +1490,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
     const uint32_t tid = wi;
     st.m[wi] = -std::numeric_limits<float>::infinity();
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1505,7 +1505,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(n, tg_size) - mslport::full_trips(n, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1514,7 +1514,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(n, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < n) {
         st.m[wi] = mslport::msl::max(st.m[wi], logits[i]);
       }
@@ -1551,7 +1551,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   // threadgroup_barrier (fused_norm.metal:451:5): every work-item loop above has finished
   float* score = shared + n;
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(n, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1566,7 +1566,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / tg_size) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(n, tg_size) - mslport::full_trips(n, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (fused_norm.metal:454:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1575,7 +1575,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(n, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < n) {
         score[i_1] = mslport::msl::exp(logits[i_1] - st.max_logit[wi]);
       }

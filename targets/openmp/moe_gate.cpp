@@ -43,7 +43,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(hidden_dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -60,7 +60,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(hidden_dim, tg_size) - mslport::full_trips(hidden_dim, geo.nthreads, tg_size)); mslport_tail0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -69,7 +69,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail0) * tg_size);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(hidden_dim, geo.nthreads, tg_size) + mslport_tail0) * tg_size);
       if (i < hidden_dim) {
         const float v = float(x[i]);
         h[i] = v;
@@ -145,7 +145,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(hidden_dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -160,7 +160,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / tg_size) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(hidden_dim, tg_size) - mslport::full_trips(hidden_dim, geo.nthreads, tg_size)); mslport_tail1 += 1u) {
     // work-item loops split here (moe_gate.metal:66:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -169,7 +169,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(hidden_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_size)) + 1ull) : 0u) + mslport_tail1) * tg_size);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(hidden_dim, geo.nthreads, tg_size) + mslport_tail1) * tg_size);
       if (i_1 < hidden_dim) {
         h[i_1] = ((h[i_1] * st.scale[wi]) * norm_weight[i_1]);
       }
@@ -223,14 +223,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
             mslport_start2 = lane;
-            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u); mslport_iter2 += 1u) {
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < mslport::full_trips(hidden_dim, 32u, 32u); mslport_iter2 += 1u) {
               uint32_t d_1 = mslport_start2 + (mslport_iter2 * 32u);
               {
                 st.dot[wi] = mslport::msl::fma(h[d_1], row[d_1], st.dot[wi]);
               }
             }
-            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u)); mslport_tail2 += 1u) {
-              uint32_t d = mslport_start2 + ((((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail2) * 32u);
+            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (mslport::strided_trips(hidden_dim, 32u) - mslport::full_trips(hidden_dim, 32u, 32u)); mslport_tail2 += 1u) {
+              uint32_t d = mslport_start2 + ((mslport::full_trips(hidden_dim, 32u, 32u) + mslport_tail2) * 32u);
               if (d < hidden_dim) {
                 st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
               }
@@ -250,14 +250,14 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
             row = (router_weights + (st.e[wi] * hidden_dim));
             st.dot[wi] = 0.0f;
             mslport_start2 = lane;
-            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u); mslport_iter2 += 1u) {
+            for (uint32_t mslport_iter2 = 0u; mslport_iter2 < mslport::full_trips(hidden_dim, 32u, 32u); mslport_iter2 += 1u) {
               uint32_t d_1 = mslport_start2 + (mslport_iter2 * 32u);
               {
                 st.dot[wi] = mslport::msl::fma(h[d_1], row[d_1], st.dot[wi]);
               }
             }
-            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (((hidden_dim == 0u) ? 0u : (((hidden_dim - 1u) / 32u) + 1u)) - ((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u)); mslport_tail2 += 1u) {
-              uint32_t d = mslport_start2 + ((((uint64_t(hidden_dim) >= uint64_t(32u)) ? uint32_t(((uint64_t(hidden_dim) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail2) * 32u);
+            for (uint32_t mslport_tail2 = 0u; mslport_tail2 < (mslport::strided_trips(hidden_dim, 32u) - mslport::full_trips(hidden_dim, 32u, 32u)); mslport_tail2 += 1u) {
+              uint32_t d = mslport_start2 + ((mslport::full_trips(hidden_dim, 32u, 32u) + mslport_tail2) * 32u);
               if (d < hidden_dim) {
                 st.dot[wi] = mslport::msl::fma(h[d], row[d], st.dot[wi]);
               }

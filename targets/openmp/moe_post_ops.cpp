@@ -347,7 +347,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t tid = wi;
     st.sum_sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n, geo.nthreads, width); mslport_iter0 += 1u) {
     // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -384,7 +384,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / width) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(n, width) - mslport::full_trips(n, geo.nthreads, width)); mslport_tail0 += 1u) {
     // work-item loops split here (moe_post_ops.metal:116:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -393,7 +393,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(n, geo.nthreads, width) + mslport_tail0) * width);
       if (i < n) {
         float acc = 0.0f;
         for (int32_t s = 0; s < p.n_slots; ++s) {
@@ -474,7 +474,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
     const uint32_t tid = wi;
     st.scale[wi] = inv_rms[0];
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(n, geo.nthreads, width); mslport_iter1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -489,7 +489,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n == 0u) ? 0u : (((n - 1u) / width) + 1u)) - ((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(n, width) - mslport::full_trips(n, geo.nthreads, width)); mslport_tail1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -498,7 +498,7 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(n) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(n, geo.nthreads, width) + mslport_tail1) * width);
       if (i_1 < n) {
         normed_out[i_1] = ((residual[i_1] * st.scale[wi]) * next_norm_w[i_1]);
       }

@@ -38,7 +38,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -53,7 +53,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(in_dim, tg_threads) - mslport::full_trips(in_dim, geo.nthreads, tg_threads)); mslport_tail0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -62,7 +62,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(in_dim, geo.nthreads, tg_threads) + mslport_tail0) * tg_threads);
       if (i < in_dim) {
         xc[i] = x[i];
       }
@@ -137,7 +137,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 3;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u);
+          const bool v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
           if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
           else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
@@ -291,7 +291,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 3;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_tail1 < (((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u)) - ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u));
+          const bool v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
           if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
           else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
@@ -315,7 +315,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -346,7 +346,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -380,7 +380,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -411,7 +411,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -580,7 +580,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -595,7 +595,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(in_dim, tg_threads) - mslport::full_trips(in_dim, geo.nthreads, tg_threads)); mslport_tail0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -604,7 +604,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(in_dim, geo.nthreads, tg_threads) + mslport_tail0) * tg_threads);
       if (i < in_dim) {
         xc[i] = x[i];
       }
@@ -679,7 +679,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 2;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u);
+          const bool v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
           if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
           else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
@@ -833,7 +833,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 2;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_tail1 < (((words == 0u) ? 0u : (((words - 1u) / 32u) + 1u)) - ((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u));
+          const bool v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
           if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
           else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
@@ -857,7 +857,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -888,7 +888,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -922,7 +922,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -953,7 +953,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((((uint64_t(words) >= uint64_t(32u)) ? uint32_t(((uint64_t(words) - uint64_t(32u)) / uint64_t(32u)) + 1ull) : 0u) + mslport_tail1) * 32u));
+              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
                 const uint32_t g = mslport::udiv(c, words_per_group);
                 const uint32_t word = wr[c];
@@ -1120,7 +1120,7 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     const uint32_t tid = wi;
     st.part[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1135,7 +1135,7 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((in_dim == 0u) ? 0u : (((in_dim - 1u) / tg_threads) + 1u)) - ((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(in_dim, tg_threads) - mslport::full_trips(in_dim, geo.nthreads, tg_threads)); mslport_tail0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1144,7 +1144,7 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(in_dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(in_dim) - uint64_t(geo.nthreads)) / uint64_t(tg_threads)) + 1ull) : 0u) + mslport_tail0) * tg_threads);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(in_dim, geo.nthreads, tg_threads) + mslport_tail0) * tg_threads);
       if (i < in_dim) {
         st.part[wi] = mslport::msl::fma(input[i], mslport::as_type<float>(uint32_t(wr[i]) << 16), st.part[wi]);
       }

@@ -194,7 +194,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t tid = wi;
     st.sq[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, width); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -210,7 +210,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(dim, width) - mslport::full_trips(dim, geo.nthreads, width)); mslport_tail0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -219,7 +219,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t i = mslport_start0 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      uint32_t i = mslport_start0 + ((mslport::full_trips(dim, geo.nthreads, width) + mslport_tail0) * width);
       if (i < dim) {
         const float v = x[base + i];
         st.sq[wi] = mslport::msl::fma(v, v, st.sq[wi]);
@@ -297,7 +297,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     const uint32_t tid = wi;
     st.inv_rms[wi] = mslport::msl::rsqrt((st.total[wi] / float(dim)) + eps);
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, width); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -312,7 +312,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((dim == 0u) ? 0u : (((dim - 1u) / width) + 1u)) - ((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(dim, width) - mslport::full_trips(dim, geo.nthreads, width)); mslport_tail1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -321,7 +321,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t i_1 = mslport_start1 + ((((uint64_t(dim) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(dim) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      uint32_t i_1 = mslport_start1 + ((mslport::full_trips(dim, geo.nthreads, width) + mslport_tail1) * width);
       if (i_1 < dim) {
         out[base + i_1] = ((x[base + i_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1]) << 16));
       }
@@ -913,7 +913,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t tid = wi;
     st.m[wi] = l[0];
   }
-  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter0 += 1u) {
+  for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n_experts, geo.nthreads, width); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -928,7 +928,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)) - ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail0 += 1u) {
+  for (uint32_t mslport_tail0 = 0u; mslport_tail0 < (mslport::strided_trips(n_experts, width) - mslport::full_trips(n_experts, geo.nthreads, width)); mslport_tail0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -937,7 +937,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start0 = tid;
-      uint32_t e = mslport_start0 + ((((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail0) * width);
+      uint32_t e = mslport_start0 + ((mslport::full_trips(n_experts, geo.nthreads, width) + mslport_tail0) * width);
       if (e < n_experts) {
         st.m[wi] = mslport::msl::max(st.m[wi], l[e]);
       }
@@ -1013,7 +1013,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     const uint32_t tid = wi;
     st.s[wi] = 0.0f;
   }
-  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u); mslport_iter1 += 1u) {
+  for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(n_experts, geo.nthreads, width); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1030,7 +1030,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       }
     }
   }
-  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (((n_experts == 0u) ? 0u : (((n_experts - 1u) / width) + 1u)) - ((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u)); mslport_tail1 += 1u) {
+  for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(n_experts, width) - mslport::full_trips(n_experts, geo.nthreads, width)); mslport_tail1 += 1u) {
     // work-item loops split here (quant_misc.metal:208:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1039,7 +1039,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
       uint32_t mslport_start1 = tid;
-      uint32_t e_1 = mslport_start1 + ((((uint64_t(n_experts) >= uint64_t(geo.nthreads)) ? uint32_t(((uint64_t(n_experts) - uint64_t(geo.nthreads)) / uint64_t(width)) + 1ull) : 0u) + mslport_tail1) * width);
+      uint32_t e_1 = mslport_start1 + ((mslport::full_trips(n_experts, geo.nthreads, width) + mslport_tail1) * width);
       if (e_1 < n_experts) {
         const float v = mslport::msl::exp(l[e_1] - st.top[wi]);
         expv[e_1] = v;

@@ -275,8 +275,8 @@ kernel void strided_copy(device const float* x [[buffer(0)]], device float* out 
   ASSERT_TRUE(c.error.empty()) << c.error;
   ASSERT_NE(c.source.find("if (mslport_all_alive) {"), std::string::npos) << c.source;
   ASSERT_NE(c.source.find("mslport_tail0"), std::string::npos) << c.source;
-  ASSERT_NE(c.source.find("uint64_t(n) >= uint64_t(32u)"), std::string::npos) << c.source;
-  ASSERT_NE(c.source.find("uint64_t(n) >= uint64_t(geo.tg_size.x)"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("mslport::full_trips(n, 32u, 32u)"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("mslport::full_trips(n, geo.tg_size.x, tpt)"), std::string::npos) << c.source;
   for (uint32_t n : {64u, 70u, 5u, 0u}) {
     uint32_t rows = 3;  // threadgroup 1: SIMD group 1 returns
     std::vector<float> x(size_t(rows) * n + 1), out(rows + 1, -1.0f);

@@ -110,11 +110,10 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
   EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::Decl);
   EXPECT_EQ(k.vars[loop->body->stmts[1]->var].name, "c_1");  // the tail declares c
   EXPECT_NE(loop->body->stmts[2]->kind, Stmt::Kind::If);
-  EXPECT_EQ(ir::print_expr(m, k, *loop->expr),
-            "mslport_iter0 < ((cast<ulong>(n) >= cast<ulong>(32u)) ? cast<uint>(((cast<ulong>(n) - cast<ulong>(32u)) / "
-            "cast<ulong>(32u)) + 1ul) : 0u)");
+  EXPECT_EQ(ir::print_expr(m, k, *loop->expr), "mslport_iter0 < __mslport_full_trips(n, 32u, 32u)");
   std::string ir_text = ir::print_kernel(m, k);
-  EXPECT_NE(ir_text.find("for (%mslport_tail0: uint = 0u; mslport_tail0 < (((n == 0u) ? 0u : (((n - 1u) / 32u) + 1u)) - "),
+  EXPECT_NE(ir_text.find("for (%mslport_tail0: uint = 0u; mslport_tail0 < (__mslport_strided_trips(n, 32u) - "
+                         "__mslport_full_trips(n, 32u, 32u)); mslport_tail0 += 1u)"),
             std::string::npos)
       << ir_text;
   EXPECT_NE(ir_text.find("if (c < n) {"), std::string::npos) << ir_text;

@@ -1,6 +1,7 @@
 // The Metal math functions of mslport/openmp_rt.h that emitted C++ calls.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -99,4 +100,34 @@ TEST(OpenMpMath, UdivAndUmodAreExact) {
   // Division by zero is undefined in Metal: no trap, the GPUs' all-ones.
   EXPECT_EQ(mslport::udiv(7, 0), 0xffffffffu);
   EXPECT_EQ(mslport::umod(7, 0), 7u);
+}
+
+TEST(OpenMpMath, StridedTripCountsMatchTheLoopsTheyReplace) {
+  // for (v = start; v < n; v += c) with start < bound: strided_trips is the
+  // number of iterations of the slowest thread (start 0), full_trips the
+  // number every thread (start up to bound - 1) completes. Counted by
+  // running the loops, edges of the 32-bit range included.
+  auto iterations = [](uint64_t start, uint64_t n, uint64_t c) {
+    uint64_t k = 0;
+    for (uint64_t v = start; v < n; v += c) ++k;
+    return k;
+  };
+  for (uint32_t n : {0u, 1u, 31u, 32u, 33u, 63u, 64u, 65u, 255u, 256u, 257u, 4096u, 4100u})
+    for (uint32_t c : {1u, 7u, 32u, 48u, 256u})
+      for (uint32_t bound : {1u, 32u, 48u, 256u}) {
+        ASSERT_EQ(mslport::strided_trips(n, c), iterations(0, n, c)) << n << " " << c;
+        uint64_t every = ~uint64_t(0);
+        for (uint32_t start = 0; start < bound; ++start) every = std::min(every, iterations(start, n, c));
+        // full_trips counts iterations it with it * c + bound <= n, which
+        // every start < bound completes; when c < bound, starts that share
+        // an iteration's range can do more, never fewer.
+        uint64_t full = mslport::full_trips(n, bound, c);
+        ASSERT_LE(full, every) << n << " " << bound << " " << c;
+        if (c >= bound) ASSERT_EQ(full, every) << n << " " << bound << " " << c;
+        for (uint64_t it = 0; it < full; ++it) ASSERT_LE(it * c + bound, n);
+        ASSERT_GT(full * c + bound, n);
+      }
+  EXPECT_EQ(mslport::strided_trips(0xffffffffu, 32u), 0x8000000u);
+  EXPECT_EQ(mslport::full_trips(0xffffffffu, 32u, 32u), 0x7ffffffu);
+  EXPECT_EQ(mslport::full_trips(0xffffffffu, 0xffffffffu, 1u), 1u);
 }

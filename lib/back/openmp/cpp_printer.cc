@@ -117,6 +117,11 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   std::string name = e.spelling;
   if (name == passes::kThreadgroupSizeX) return "geo.tg_size.x";
   if (name == passes::kThreadgroupThreads) return "geo.nthreads";
+  if (name == passes::kStridedTrips || name == passes::kFullTrips) {
+    std::string out = name == passes::kStridedTrips ? "mslport::strided_trips(" : "mslport::full_trips(";
+    for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + expr(*e.args[i], wi);
+    return out + ")";
+  }
   if (name.rfind("fast::", 0) == 0) name = name.substr(6);
   if (!is_supported_metal_function(name)) {
     unsupported(e.loc, "Metal function '" + e.spelling + "'");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "passes/hoist_collectives.h"
+#include "passes/loop_schedule_points.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -249,6 +250,10 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
             ok = nonzero_literal(x.args[1].get());
           break;
         case Expr::Kind::Member: ok = !x.args[0]->type.is_pointer(); break;
+        case Expr::Kind::Call:  // the rewritten loops' trip counts: pure, never trap
+          ok = x.spelling == passes::kStridedTrips || x.spelling == passes::kFullTrips ||
+               x.spelling == passes::kThreadgroupSizeX || x.spelling == passes::kThreadgroupThreads;
+          break;
         case Expr::Kind::ParamRef: {
           const Param& p = k.params[x.index];
           ok = true;  // a buffer pointer itself, not what it points to

@@ -171,6 +171,15 @@ inline uint32_t udiv(uint32_t a, uint32_t b) {
 }
 inline uint32_t umod(uint32_t a, uint32_t b) { return b == 0 ? a : a - udiv(a, b) * b; }
 
+// Trip counts of a thread-strided loop `for (v = start; v < n; v += c)`
+// rewritten with a uniform trip count (passes/loop_schedule_points.h): all
+// its iterations, and those that every thread completes when every start
+// is below `bound` (c > 0).
+inline uint32_t strided_trips(uint32_t n, uint32_t c) { return n == 0 ? 0u : (n - 1u) / c + 1u; }
+inline uint32_t full_trips(uint32_t n, uint32_t bound, uint32_t c) {
+  return n >= bound ? uint32_t((uint64_t(n) - bound) / c + 1u) : 0u;
+}
+
 // ------------------------------------------------------------ Metal math --
 // Metal compiles with fast math by default; these use the plain libm
 // functions (at least as accurate), so golden tolerances cover both.
