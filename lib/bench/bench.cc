@@ -496,15 +496,15 @@ BenchReport run_bench(const BenchRequest& req) {
                          }});
     }
     constexpr int kRounds = 3;
+    TimingPlan plan = req.plan;  // a round's share
+    plan.target_seconds /= kRounds;
+    if (plan.repeats > 0) plan.repeats = (plan.repeats + kRounds - 1) / kRounds;
+    plan.min_repeats = std::max(2, (plan.min_repeats + kRounds - 1) / kRounds);
+    plan.max_repeats = std::max(2, plan.max_repeats / kRounds);
     for (int round = 0; round < kRounds; ++round) {
+      if (round > 0) plan.warmup = 1;
       for (auto& r : runners) {
         if (r.failed) continue;
-        TimingPlan plan = req.plan;
-        plan.target_seconds /= kRounds;
-        if (plan.repeats > 0) plan.repeats = (plan.repeats + kRounds - 1) / kRounds;
-        plan.min_repeats = std::max(2, (plan.min_repeats + kRounds - 1) / kRounds);
-        plan.max_repeats = std::max(2, plan.max_repeats / kRounds);
-        if (round > 0) plan.warmup = 1;
         try {
           auto secs = r.time(plan);
           r.secs.insert(r.secs.end(), secs.begin(), secs.end());

@@ -79,6 +79,17 @@ bool positive_stride(const Kernel& k, const Expr& e) {
 // thread_position_in_threadgroup(.x), its thread count for
 // thread_index_in_threadgroup; null for anything else. The sizes are calls
 // the OpenMP printer knows (this pass runs for that backend only).
+// A call of one of the functions loop_schedule_points.h names (uint).
+ExprPtr make_uint_call(const char* name, std::vector<ExprPtr> args, SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Call;
+  e->type = Type::scalar_of(ScalarKind::UInt);
+  e->spelling = name;
+  e->loc = loc;
+  e->args = std::move(args);
+  return e;
+}
+
 ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
   const Type u32 = Type::scalar_of(ScalarKind::UInt);
   const Expr* x = strip_casts(&start);
@@ -88,19 +99,11 @@ ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
     x = strip_casts(x->args[0].get());
   }
   if (x->kind != Expr::Kind::ParamRef || k.params[x->index].kind != Param::Kind::Builtin) return nullptr;
-  auto size_call = [&](const char* name) {
-    auto c = std::make_unique<Expr>();
-    c->kind = Expr::Kind::Call;
-    c->type = u32;
-    c->spelling = name;
-    c->loc = loc;
-    return c;
-  };
   switch (k.params[x->index].builtin) {
     case BuiltinId::ThreadIndexInSimdgroup: return make_int(u32, 32, loc);
     case BuiltinId::ThreadPositionInThreadgroup:
-      return lane_x ? size_call(kThreadgroupSizeX) : nullptr;
-    case BuiltinId::ThreadIndexInThreadgroup: return size_call(kThreadgroupThreads);
+      return lane_x ? make_uint_call(kThreadgroupSizeX, {}, loc) : nullptr;
+    case BuiltinId::ThreadIndexInThreadgroup: return make_uint_call(kThreadgroupThreads, {}, loc);
     default: return nullptr;
   }
 }
@@ -212,22 +215,13 @@ struct Scheduler {
     out.push_back(make_decl(start, std::move(s.init->expr), loc));
     ExprPtr n = std::move(s.expr->args[1]);
     ExprPtr c = cast_to(u32, std::move(s.step->args[1]));
-    auto call = [&](const char* name, std::vector<ExprPtr> args) {
-      auto e = std::make_unique<Expr>();
-      e->kind = Expr::Kind::Call;
-      e->type = u32;
-      e->spelling = name;
-      e->loc = loc;
-      e->args = std::move(args);
-      return e;
-    };
     auto args = [](auto&&... a) {
       std::vector<ExprPtr> v;
       (v.push_back(std::move(a)), ...);
       return v;
     };
     // N == 0 ? 0 : (N - 1) / C + 1
-    ExprPtr trips = call(kStridedTrips, args(n->clone(), c->clone()));
+    ExprPtr trips = make_uint_call(kStridedTrips, args(n->clone(), c->clone()), loc);
 
     // for (uint it = 0; it < limit; it += 1) { uint v = start + (skip + it) * C; body }
     // (the loop starts at 0: an initialiser is evaluated where the loop is,
@@ -265,7 +259,7 @@ struct Scheduler {
     // trip count, not a variable: under an early return's flag a variable
     // would be assigned per thread, and the loops need the value at
     // threadgroup level (the compiler hoists the call out of the loop).
-    ExprPtr full_trips = call(kFullTrips, args(n->clone(), std::move(bound), c->clone()));
+    ExprPtr full_trips = make_uint_call(kFullTrips, args(n->clone(), std::move(bound), c->clone()), loc);
     Var loop_var = k.vars[v];
     int v_full = add_var(k, loop_var.name, loop_var.type, loop_var.loc, loop_var.is_const);
     StmtPtr full_body = clone_with_fresh_vars(k, *s.body, {{v, v_full}});
