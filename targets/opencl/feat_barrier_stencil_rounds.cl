@@ -25,6 +25,26 @@ bool mslport_in_grid(uint4 grid) {
   return get_global_id(0) < grid.x && get_global_id(1) < grid.y && get_global_id(2) < grid.z;
 }
 
+// Division by a divisor a loop does not change (raise/invariant_division.cc):
+// Granlund & Montgomery's round-up method, exact for every 32-bit numerator.
+// .x multiplier, .y and .z shifts, .w the divisor.
+uint4 mslport_udiv_prepare(uint d) {
+  const uint l = d > 1u ? 32u - clz(d - 1u) : 0u;  // ceil(log2(d))
+  const ulong dd = d > 1u ? (ulong)d : 1ul;
+  const uint m = (uint)((((1ul << l) - dd) << 32) / dd + 1ul);
+  return (uint4)(m, min(l, 1u), l > 0u ? l - 1u : 0u, d);
+}
+
+// n / d for r = mslport_udiv_prepare(d); d == 0 (undefined in Metal) gives
+// 0xffffffff as NVIDIA and Apple GPUs do, not a trap.
+uint mslport_udiv(uint n, uint4 r) {
+  const uint t = mul_hi(n, r.x);
+  const uint q = (t + ((n - t) >> r.y)) >> r.z;
+  return r.w == 0u ? 0xffffffffu : q;
+}
+
+uint mslport_umod(uint n, uint4 r) { return r.w == 0u ? n : n - mslport_udiv(n, r) * r.w; }
+
 __kernel void feat_barrier_stencil_rounds(
     __global const float* x,
     __global float* out,
@@ -46,10 +66,11 @@ __kernel void feat_barrier_stencil_rounds(
     buf[tid] = x[at];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  const uint4 mslport_div_tg_size = mslport_udiv_prepare(tg_size);
   for (uint r = 0u; r < *rounds; ++r) {
     float next = 0.0f;
     if (mslport_alive) {
-      next = buf[tid] + buf[(tid + 1u) % tg_size];
+      next = buf[tid] + buf[mslport_umod(tid + 1u, mslport_div_tg_size)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (mslport_alive) {

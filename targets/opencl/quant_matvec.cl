@@ -123,6 +123,24 @@ float mslport_simd_sum_float(float v, int active, __local uint* scratch, uint4 g
   return r;
 }
 
+// Division by a divisor a loop does not change (raise/invariant_division.cc):
+// Granlund & Montgomery's round-up method, exact for every 32-bit numerator.
+// .x multiplier, .y and .z shifts, .w the divisor.
+uint4 mslport_udiv_prepare(uint d) {
+  const uint l = d > 1u ? 32u - clz(d - 1u) : 0u;  // ceil(log2(d))
+  const ulong dd = d > 1u ? (ulong)d : 1ul;
+  const uint m = (uint)((((1ul << l) - dd) << 32) / dd + 1ul);
+  return (uint4)(m, min(l, 1u), l > 0u ? l - 1u : 0u, d);
+}
+
+// n / d for r = mslport_udiv_prepare(d); d == 0 (undefined in Metal) gives
+// 0xffffffff as NVIDIA and Apple GPUs do, not a trap.
+uint mslport_udiv(uint n, uint4 r) {
+  const uint t = mul_hi(n, r.x);
+  const uint q = (t + ((n - t) >> r.y)) >> r.z;
+  return r.w == 0u ? 0xffffffffu : q;
+}
+
 uint3 mslport_thread_position_in_grid(uint4 grid) {
   return (uint3)((uint)get_global_id(0), (uint)get_global_id(1), (uint)get_global_id(2));
 }
@@ -181,8 +199,9 @@ __kernel void dequant_matvec_4bit_v3(
     sr = scales + r * groups;
     br = biases + r * groups;
     acc = 0.0f;
+    const uint4 mslport_div_words_per_group = mslport_udiv_prepare(words_per_group);
     for (uint c = lane; c < words; c += 32u) {
-      const uint g = c / words_per_group;
+      const uint g = mslport_udiv(c, mslport_div_words_per_group);
       const uint word = wr[c];
       const uint base = c << 3;
       float qx = 0.0f;
@@ -260,8 +279,9 @@ __kernel void dequant_matvec_8bit_v3(
     sr = scales + r * groups;
     br = biases + r * groups;
     acc = 0.0f;
+    const uint4 mslport_div_words_per_group = mslport_udiv_prepare(words_per_group);
     for (uint c = lane; c < words; c += 32u) {
-      const uint g = c / words_per_group;
+      const uint g = mslport_udiv(c, mslport_div_words_per_group);
       const uint word = wr[c];
       const uint base = c << 2;
       float qx = 0.0f;

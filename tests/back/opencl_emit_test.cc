@@ -106,6 +106,38 @@ kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]
   EXPECT_LACKS(o.bindings, "simd_scratch");
 }
 
+// Unsigned divisions by a divisor the loop does not change use a reciprocal
+// prepared once before the outermost such loop; literal divisors, divisors
+// the loop writes and divisors read from memory a kernel can write stay `/`.
+TEST(OpenClEmit, LoopInvariantDivisorsArePreparedBeforeTheLoop) {
+  Out o = emit_metal(R"(
+kernel void k(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+              constant uint& group [[buffer(2)]], uint n [[thread_position_in_grid]]) {
+  uint acc = 0;
+  uint step = in[0];
+  for (uint j = 0; j < 4; ++j) {
+    for (uint i = n; i < 64; i += 32) {
+      acc += i / (group / 8) + i % (group / 8) + i / 3 + i / step + i / in[1];
+    }
+  }
+  for (uint i = 0; i < 8; ++i) { acc += i / step; step += 1; }
+  out[n] = acc;
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  const std::string prepare = "const uint4 mslport_div_group = mslport_udiv_prepare(*group / 8u);\n";
+  const size_t at = o.cl.find(prepare);
+  ASSERT_NE(at, std::string::npos) << o.cl;
+  EXPECT_LT(at, o.cl.find("for (uint j = 0u;")) << o.cl;  // before the outer loop
+  EXPECT_HAS(o.cl, "mslport_udiv(i, mslport_div_group) + mslport_umod(i, mslport_div_group)");
+  EXPECT_HAS(o.cl, "const uint4 mslport_div_step = mslport_udiv_prepare(step);");
+  EXPECT_HAS(o.cl, "mslport_udiv(i, mslport_div_step)");
+  EXPECT_HAS(o.cl, "i / 3u");
+  EXPECT_HAS(o.cl, "i / in[1]");
+  EXPECT_HAS(o.cl, "acc += i_1 / step;");  // the second loop writes `step`
+  EXPECT_HAS(o.cl, "uint4 mslport_udiv_prepare(uint d)");
+}
+
 // SIMD-group helpers carry a warp-shuffle path for NVIDIA, compiled only
 // under MSLPORT_NV_SHFL (the runtime defines it on NVIDIA devices) and taken
 // only when SIMD groups are warps; the emulation stays for every device.

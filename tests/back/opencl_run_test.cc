@@ -241,6 +241,52 @@ kernel void k(device const int* in [[buffer(0)]], device int* out [[buffer(1)]],
   }
 }
 
+// The prepared-reciprocal division (raise/invariant_division.cc) is exact for
+// every numerator, at the divisors where the method's shifts change: 1, powers
+// of two, just above them, and the largest ones. Division by zero, undefined
+// in Metal, gives 0xffffffff and the remainder the numerator, as on GPUs.
+TEST(OpenClRun, LoopInvariantDivisionIsExact) {
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void k(device const uint* num [[buffer(0)]], constant uint& d [[buffer(1)]],
+              device uint* q [[buffer(2)]], device uint* r [[buffer(3)]], constant uint& count [[buffer(4)]],
+              uint tid [[thread_position_in_grid]]) {
+  for (uint i = tid; i < count; i += 64) {
+    q[i] = num[i] / d;
+    r[i] = num[i] % d;
+  }
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  ASSERT_NE(e.cl.find("mslport_udiv(num[i], mslport_div_d)"), std::string::npos) << e.cl;
+  std::vector<uint32_t> num;
+  uint64_t s = 12345;
+  for (int i = 0; i < 448; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    num.push_back(static_cast<uint32_t>(s >> 32) >> (i % 32));
+  }
+  for (uint32_t d : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 641u, 65535u, 65536u, 65537u, 0x7fffffffu, 0x80000000u,
+                     0x80000001u, 0xfffffffeu, 0xffffffffu}) {
+    std::vector<uint32_t> n = num;
+    for (uint32_t x : {0u, 1u, d - 1u, d, d + 1u, 2u * d, 2u * d - 1u, 0xfffffffeu, 0xffffffffu}) n.push_back(x);
+    const uint32_t count = static_cast<uint32_t>(n.size());
+    Launch l;
+    l.grid = {64, 1, 1};
+    l.tg = {64, 1, 1};
+    l.buffers[0] = bytes_of(n);
+    l.buffers[1] = bytes_of(std::vector<uint32_t>{d});
+    l.buffers[2] = bytes_of(std::vector<uint32_t>(count, 0xdeadbeefu));
+    l.buffers[3] = bytes_of(std::vector<uint32_t>(count, 0xdeadbeefu));
+    l.buffers[4] = bytes_of(std::vector<uint32_t>{count});
+    ASSERT_EQ(opencl().run(e, "k", l), "");
+    auto q = values_of<uint32_t>(l.buffers[2]);
+    auto r = values_of<uint32_t>(l.buffers[3]);
+    for (uint32_t i = 0; i < count; ++i) {
+      EXPECT_EQ(q[i], d == 0 ? 0xffffffffu : n[i] / d) << n[i] << " / " << d;
+      EXPECT_EQ(r[i], d == 0 ? n[i] : n[i] % d) << n[i] << " % " << d;
+    }
+  }
+}
+
 TEST(OpenClRun, DispatchThreadsEdgeGroupsAreClipped) {
   REQUIRE_OPENCL();
   Emitted e = emit(R"(

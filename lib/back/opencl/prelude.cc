@@ -150,6 +150,26 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "}\n"},
       {"mslport_round_half", {"mslport_half_to_float", "mslport_float_to_half"},
        "float mslport_round_half(float f) { return mslport_half_to_float(mslport_float_to_half(f)); }\n"},
+      {"mslport_udiv_prepare", {},
+       "// Division by a divisor a loop does not change (raise/invariant_division.cc):\n"
+       "// Granlund & Montgomery's round-up method, exact for every 32-bit numerator.\n"
+       "// .x multiplier, .y and .z shifts, .w the divisor.\n"
+       "uint4 mslport_udiv_prepare(uint d) {\n"
+       "  const uint l = d > 1u ? 32u - clz(d - 1u) : 0u;  // ceil(log2(d))\n"
+       "  const ulong dd = d > 1u ? (ulong)d : 1ul;\n"
+       "  const uint m = (uint)((((1ul << l) - dd) << 32) / dd + 1ul);\n"
+       "  return (uint4)(m, min(l, 1u), l > 0u ? l - 1u : 0u, d);\n"
+       "}\n"},
+      {"mslport_udiv", {},
+       "// n / d for r = mslport_udiv_prepare(d); d == 0 (undefined in Metal) gives\n"
+       "// 0xffffffff as NVIDIA and Apple GPUs do, not a trap.\n"
+       "uint mslport_udiv(uint n, uint4 r) {\n"
+       "  const uint t = mul_hi(n, r.x);\n"
+       "  const uint q = (t + ((n - t) >> r.y)) >> r.z;\n"
+       "  return r.w == 0u ? 0xffffffffu : q;\n"
+       "}\n"},
+      {"mslport_umod", {"mslport_udiv"},
+       "uint mslport_umod(uint n, uint4 r) { return r.w == 0u ? n : n - mslport_udiv(n, r) * r.w; }\n"},
   };
   return kHelpers;
 }

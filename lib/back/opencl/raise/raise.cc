@@ -36,6 +36,8 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
     // After memory_types: half and bfloat locals are floats by now.
     raise_zero_init_locals(ctx, k);
     raise_vectors(ctx, k);
+    // Last: it moves divisors in front of loops as the earlier steps left them.
+    raise_invariant_division(ctx, k);
   }
   // After every kernel's memory_types, which reads the Metal field types.
   raise_struct_and_constant_types(ctx);

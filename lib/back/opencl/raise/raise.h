@@ -51,6 +51,9 @@ void raise_sync_loops(RaiseContext& ctx, ir::Kernel& k);
 void raise_zero_init_locals(RaiseContext& ctx, ir::Kernel& k);
 // Constant vector indices -> swizzles; vector literal lanes of the lane type.
 void raise_vectors(RaiseContext& ctx, ir::Kernel& k);
+// Unsigned divisions by a divisor a loop does not change -> a reciprocal
+// prepared before the loop (prelude helpers).
+void raise_invariant_division(RaiseContext& ctx, ir::Kernel& k);
 // Struct layouts: explicit padding where OpenCL's natural layout differs.
 bool raise_struct_layout(RaiseContext& ctx);
 // Program-scope constants: initialisers that are OpenCL constant expressions.
