@@ -35,6 +35,7 @@ struct OpenClDeviceInfo {
   std::string vendor;             // CL_DEVICE_VENDOR
   uint64_t global_mem_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
   uint64_t global_mem_bytes = 0;        // CL_DEVICE_GLOBAL_MEM_SIZE
+  bool is_cpu = false;                  // CL_DEVICE_TYPE_CPU (e.g. PoCL): shares the cores with OpenMP
   std::string build_options;            // what emitted programs are built with (OpenClBench)
 };
 
