@@ -143,14 +143,7 @@ struct Scheduler {
   // Variables created since `info` was computed (a peeled loop's copy of
   // its body) count as memory-dependent: nothing is decided on them until
   // the analysis runs again.
-  Uniformity level(const Expr& e) const {
-    bool fresh = false;
-    walk_exprs(e, [&](const Expr& x) {
-      fresh = fresh || (x.kind == Expr::Kind::VarRef && x.index >= (int)info.vars.size());
-      return !fresh;
-    });
-    return fresh ? Uniformity::Unknown : info.expr(k, e);
-  }
+  Uniformity level(const Expr& e) const { return info.expr_after_rewrite(k, e, Uniformity::Unknown); }
   bool uniform(const Expr& e) const { return level(e) == Uniformity::Threadgroup; }
 
   // `for (uint v = S; v < N; v += C) B` with S per-thread, N and C uniform

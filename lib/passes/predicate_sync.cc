@@ -65,15 +65,8 @@ struct Predicator {
     c->mask = and_masks(masks, c->loc);
   }
 
-  Uniformity level_of(const Expr& e) {
-    // Variables created by this pass are per-thread.
-    bool fresh = false;
-    walk_exprs(e, [&](const Expr& x) {
-      if (x.kind == Expr::Kind::VarRef && x.index >= (int)info.vars.size()) fresh = true;
-      return !fresh;
-    });
-    return fresh ? Uniformity::Thread : info.expr(k, e);
-  }
+  // Variables created by this pass (masks) are per-thread.
+  Uniformity level_of(const Expr& e) { return info.expr_after_rewrite(k, e, Uniformity::Thread); }
 
   // Lowers the statements of a block that every (non-exited) thread
   // executes, under the current masks.

@@ -77,6 +77,15 @@ static Uniformity memory_level(const Kernel& k, const Expr& base) {
   return Uniformity::Threadgroup;  // private array: value level comes from the base itself
 }
 
+Uniformity UniformityInfo::expr_after_rewrite(const Kernel& k, const Expr& e, Uniformity new_vars) const {
+  bool fresh = false;
+  walk_exprs(e, [&](const Expr& x) {
+    fresh = fresh || (x.kind == Expr::Kind::VarRef && x.index >= static_cast<int>(vars.size()));
+    return !fresh;
+  });
+  return fresh ? new_vars : expr(k, e);
+}
+
 Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
   Uniformity u = Uniformity::Threadgroup;
   switch (e.kind) {

@@ -31,6 +31,10 @@ struct UniformityInfo {
   std::unordered_map<const ir::Stmt*, Uniformity> loop_level;
   // Level of an expression's value given the variable levels.
   Uniformity expr(const ir::Kernel& k, const ir::Expr& e) const;
+  // As expr(), for IR a pass rewrote after the analysis: an expression that
+  // reads a variable created since (an index past `vars`) is at `new_vars`,
+  // the level the rewriting pass assumes for the variables it made.
+  Uniformity expr_after_rewrite(const ir::Kernel& k, const ir::Expr& e, Uniformity new_vars) const;
   Uniformity control_of(const ir::Stmt* s) const {
     auto it = control.find(s);
     return it == control.end() ? Uniformity::Threadgroup : it->second;

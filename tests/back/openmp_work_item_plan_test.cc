@@ -106,7 +106,11 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
   auto plan = back::openmp::plan_work_item_loops(k);
   for (size_t i = 0; i < k.vars.size(); ++i) {
-    if (k.vars[i].name == "q") EXPECT_EQ(plan.storage[i], Storage::PerThread);
-    if (k.vars[i].name == "h") EXPECT_EQ(plan.storage[i], Storage::Remat);
+    if (k.vars[i].name == "q") {
+      EXPECT_EQ(plan.storage[i], Storage::PerThread);
+    }
+    if (k.vars[i].name == "h") {
+      EXPECT_EQ(plan.storage[i], Storage::Remat);
+    }
   }
 }

@@ -254,11 +254,7 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
           ok = x.spelling == passes::kStridedTrips || x.spelling == passes::kFullTrips ||
                x.spelling == passes::kThreadgroupSizeX || x.spelling == passes::kThreadgroupThreads;
           break;
-        case Expr::Kind::ParamRef: {
-          const Param& p = k.params[x.index];
-          ok = true;  // a buffer pointer itself, not what it points to
-          break;
-        }
+        case Expr::Kind::ParamRef: ok = true; break;  // a buffer pointer itself, not what it points to
         case Expr::Kind::VarRef:
           // Uniform inputs declared at the kernel's top level are in scope
           // in every work-item loop.
