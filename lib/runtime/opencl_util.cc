@@ -67,6 +67,9 @@ std::string emitted_build_options(cl_device_id dev, bool nv_shfl) {
   const char* env = std::getenv("MSLPORT_NV_SHFL");
   if (env && std::string(env) == "0") nv_shfl = false;
   if (nv_shfl && is_nvidia_device(dev)) opts += " -DMSLPORT_NV_SHFL";
+  // For experiments (e.g. what fast math would buy on a device): appended as given.
+  const char* extra = std::getenv("MSLPORT_CL_OPTIONS");
+  if (extra && *extra) opts += std::string(" ") + extra;
   return opts;
 }
 

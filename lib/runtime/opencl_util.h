@@ -24,7 +24,8 @@ bool is_nvidia_device(cl_device_id d);
 // implementation of SIMD-group functions in the emitted prelude
 // (back/opencl/prelude.cc), unless `nv_shfl` is false or the environment
 // sets MSLPORT_NV_SHFL=0 (the portable local-memory emulation then runs
-// there too, e.g. for an A/B comparison).
+// there too, e.g. for an A/B comparison). MSLPORT_CL_OPTIONS is appended
+// verbatim (experiments: what -cl-fast-relaxed-math would buy, say).
 std::string emitted_build_options(cl_device_id dev, bool nv_shfl = true);
 
 }  // namespace mslport::runtime
