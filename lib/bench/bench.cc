@@ -87,6 +87,13 @@ extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
+// Called after a CPU backend (OpenMP, or a CPU OpenCL device such as PoCL)
+// was timed, before another backend is: its idle workers spin for a while
+// (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device likewise) on
+// the cores the next one needs. Measured on 16 cores with the pause after
+// OpenMP only: OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
+void let_cpu_workers_sleep() { std::this_thread::sleep_for(std::chrono::milliseconds(250)); }
+
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -348,7 +355,7 @@ BenchReport run_bench(const BenchRequest& req) {
       } catch (const std::exception& e) {
         report.errors.push_back(std::string("roof on openmp/cpu: ") + e.what());
       }
-      if (!cls.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(250));  // OpenMP's spinning workers
+      if (!cls.empty()) let_cpu_workers_sleep();
     }
     for (auto& b : cls) {
       std::string backend = "opencl/" + b.platform;
@@ -389,9 +396,7 @@ BenchReport run_bench(const BenchRequest& req) {
         }
       }
       if (r.gbps > 0) out.push_back(r);
-      // Its workers' spinning, as after a kernel's rounds (below).
-      if (b.bench->info().is_cpu && (want_omp || cls.size() > 1))
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      if (b.bench->info().is_cpu && (want_omp || cls.size() > 1)) let_cpu_workers_sleep();
     }
     return out;
   };
@@ -516,12 +521,7 @@ BenchReport run_bench(const BenchRequest& req) {
           report.errors.push_back(kernel + " on " + r.target + "/" + r.platform + ": " + e.what());
           r.failed = true;
         }
-        // A CPU backend's idle workers spin for a while after its launches
-        // (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device
-        // likewise): let them sleep before another backend is timed on the
-        // same cores. Measured on 16 cores without the pause after PoCL:
-        // OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
-        if (r.on_cpu && runners.size() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        if (r.on_cpu && runners.size() > 1) let_cpu_workers_sleep();
       }
     }
     for (auto& r : runners) {

@@ -347,9 +347,7 @@ class OpenClBenchImpl : public OpenClBench {
           size_t max_wg = 0;
           check(clGetKernelWorkGroupInfo(k, dev_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, nullptr),
                 "clGetKernelWorkGroupInfo");
-          // NVIDIA reports 256 for every kernel and runs larger work-groups
-          // (opencl_executor.cc): the launch decides there.
-          if (tptg > max_wg && !is_nvidia_device(dev_))
+          if (tptg > max_wg && reported_work_group_size_binds(dev_))
             throw std::runtime_error("threadgroup of " + std::to_string(tptg) +
                                      " threads exceeds the kernel's maximum work-group size " + std::to_string(max_wg));
         }

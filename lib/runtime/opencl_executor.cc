@@ -185,10 +185,8 @@ class OpenClExecutor : public Executor {
     size_t max_wg = 0;
     check(clGetKernelWorkGroupInfo(k, dev_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, nullptr),
           "clGetKernelWorkGroupInfo");
-    // NVIDIA's driver answers 256 for every kernel, a trivial one included,
-    // and then runs 1024-item work-groups of it (measured on the H100): there
-    // the launch decides; a real limit fails clEnqueueNDRangeKernel below.
-    if (tptg_total > max_wg && !is_nvidia_device(dev_))
+    // Where the answer is no limit, a real one fails clEnqueueNDRangeKernel below.
+    if (tptg_total > max_wg && reported_work_group_size_binds(dev_))
       return error_result(c, target(),
                           "threadgroup of " + std::to_string(tptg_total) + " threads exceeds the kernel's maximum work-group size " +
                               std::to_string(max_wg) + " on " + where_);

@@ -57,6 +57,8 @@ bool is_nvidia_device(cl_device_id d) {
   return v.find("nvidia") != std::string::npos;
 }
 
+bool reported_work_group_size_binds(cl_device_id d) { return !is_nvidia_device(d); }
+
 std::string emitted_build_options(cl_device_id dev, bool nv_shfl) {
   // Strict OpenCL C: -cl-unsafe-math-optimizations would give sums Metal's
   // reassociation license (as -fassociative-math does for the C++ build),

@@ -19,6 +19,12 @@ std::string device_info_str(cl_device_id d, cl_device_info what);
 // True for a device whose CL_DEVICE_VENDOR names NVIDIA.
 bool is_nvidia_device(cl_device_id d);
 
+// Whether a kernel's CL_KERNEL_WORK_GROUP_SIZE on `d` is a limit to check
+// before launching. Not on NVIDIA: its driver answers 256 for every kernel,
+// a one-line one included, and then runs 1024-item work-groups of it
+// (measured on the H100); there the launch decides.
+bool reported_work_group_size_binds(cl_device_id d);
+
 // The build options of emitted .cl files on `dev`: "-cl-std=CL1.2", plus
 // "-DMSLPORT_NV_SHFL" on NVIDIA devices, which selects the warp-shuffle
 // implementation of SIMD-group functions in the emitted prelude
