@@ -315,6 +315,28 @@ int written_variable(const Expr& e) {
   return t->kind == Expr::Kind::VarRef ? t->index : -1;
 }
 
+int address_taken_variable(const Expr& e) {
+  if (e.kind != Expr::Kind::Unary || e.unary_op != UnaryOp::AddrOf || e.args.empty()) return -1;
+  const Expr* x = e.args[0].get();
+  while (x->kind == Expr::Kind::Index || x->kind == Expr::Kind::Member || x->kind == Expr::Kind::Swizzle)
+    x = x->args[0].get();
+  return x->kind == Expr::Kind::VarRef ? x->index : -1;
+}
+
+std::set<int> vars_written(const Stmt& s) {
+  std::set<int> vars;
+  walk_stmts(s, [&](const Stmt& x) {
+    if (x.kind == Stmt::Kind::Decl) vars.insert(x.var);
+    return true;
+  });
+  walk_stmt_exprs(s, [&](const Expr& x) {
+    int v = written_variable(x);
+    if (v >= 0) vars.insert(v);
+    return true;
+  });
+  return vars;
+}
+
 void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f) {
   if (!f(e)) return;
   for (auto& a : e.args) if (a) walk_exprs(*a, f);

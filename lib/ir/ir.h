@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -346,6 +347,13 @@ int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_con
 // an element or field of a private variable writes that variable), or -1
 // when it writes memory through a pointer or is not a write at all.
 int written_variable(const Expr& e);
+// For `&x`, `&x[i]`, `&x.f`: x, whose value a pointer may then change;
+// -1 for anything else.
+int address_taken_variable(const Expr& e);
+// The variables `s` assigns, increments or declares (a declaration in a
+// loop body gives its variable a new value each iteration). Writes through
+// pointers are not seen: see address_taken_variable.
+std::set<int> vars_written(const Stmt& s);
 
 // Generic traversal helpers (pre-order). Return false from the callback to
 // stop descending into that node's children.

@@ -41,19 +41,10 @@ bool is_var(const Expr& e, int var) {
 }
 
 bool writes_any(const Stmt& body, const Expr& e) {
-  std::vector<int> vars;
-  walk_exprs(e, [&](const Expr& x) {
-    if (x.kind == Expr::Kind::VarRef) vars.push_back(x.index);
-    return true;
-  });
+  const std::set<int> written = vars_written(body);
   bool found = false;
-  walk_stmt_exprs(body, [&](const Expr& x) {
-    int w = written_variable(x);
-    for (int v : vars) found = found || w == v;
-    return !found;
-  });
-  walk_stmts(body, [&](const Stmt& x) {
-    for (int v : vars) found = found || (x.kind == Stmt::Kind::Decl && x.var == v);
+  walk_exprs(e, [&](const Expr& x) {
+    found = found || (x.kind == Expr::Kind::VarRef && written.count(x.index));
     return !found;
   });
   return found;

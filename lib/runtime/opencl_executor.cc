@@ -368,8 +368,6 @@ std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const 
     Program prog(clCreateProgramWithSource(ctx.get(), 1, &src, &len, &err));
     check(err, "clCreateProgramWithSource");
     std::string opts = emitted_build_options(dev, options.nv_shfl);
-    if (options.fast_math) opts += " -cl-fast-relaxed-math";
-    if (!options.extra_build_options.empty()) opts += " " + options.extra_build_options;
     err = clBuildProgram(prog.get(), 1, &dev, opts.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
       size_t n = 0;

@@ -116,13 +116,10 @@ std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const 
                                               const std::string& platform_filter, std::string* error);
 
 struct OpenClOptions {
-  // Builds with "-cl-std=CL1.2" (and -DMSLPORT_NV_SHFL on NVIDIA); fast math (-cl-fast-relaxed-math) stays off
-  // unless asked for. extra_build_options is appended verbatim.
-  bool fast_math = false;
-  // On NVIDIA devices, SIMD-group functions use warp shuffles (see
-  // emitted_build_options in opencl_util.h); false keeps the emulation.
+  // Builds with emitted_build_options (opencl_util.h): "-cl-std=CL1.2", strict
+  // math, MSLPORT_CL_OPTIONS for experiments. On NVIDIA devices, SIMD-group
+  // functions use warp shuffles; false keeps the emulation.
   bool nv_shfl = true;
-  std::string extra_build_options;
 };
 std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
                                               const std::string& platform_filter, std::string* error,

@@ -123,7 +123,9 @@ TEST(OpenMpMath, StridedTripCountsMatchTheLoopsTheyReplace) {
         // an iteration's range can do more, never fewer.
         uint64_t full = mslport::full_trips(n, bound, c);
         ASSERT_LE(full, every) << n << " " << bound << " " << c;
-        if (c >= bound) ASSERT_EQ(full, every) << n << " " << bound << " " << c;
+        if (c >= bound) {
+          ASSERT_EQ(full, every) << n << " " << bound << " " << c;
+        }
         for (uint64_t it = 0; it < full; ++it) ASSERT_LE(it * c + bound, n);
         ASSERT_GT(full * c + bound, n);
       }

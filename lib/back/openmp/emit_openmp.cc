@@ -237,18 +237,9 @@ static bool reads_var(const std::vector<const Stmt*>& stmts, int var) {
 }
 
 static bool writes_var(const std::vector<const Stmt*>& stmts, int var) {
-  bool found = false;
-  for (auto* s : stmts) {
-    walk_stmt_exprs(*s, [&](const Expr& x) {
-      found = found || written_variable(x) == var;
-      return !found;
-    });
-    walk_stmts(*s, [&](const Stmt& x) {
-      found = found || (x.kind == Stmt::Kind::Decl && x.var == var);
-      return !found;
-    });
-  }
-  return found;
+  for (auto* s : stmts)
+    if (vars_written(*s).count(var)) return true;
+  return false;
 }
 
 void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body) {

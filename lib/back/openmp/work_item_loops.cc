@@ -183,9 +183,7 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
       else
         writes[v] += 2;
     }
-    if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::AddrOf && !e.args.empty() &&
-        e.args[0]->kind == Expr::Kind::VarRef)
-      writes[e.args[0]->index] += 2;
+    if (int v = address_taken_variable(e); v >= 0) writes[v] += 2;
     return true;
   });
   auto single_def = [&](int v) {

@@ -40,13 +40,8 @@ struct Writes {
 };
 
 void note_writes(const Stmt& loop, Writes& w) {
-  ir::walk_stmts(loop, [&](const Stmt& s) {
-    if (s.kind == Stmt::Kind::Decl) w.vars.insert(s.var);
-    return true;
-  });
+  for (int v : ir::vars_written(loop)) w.vars.insert(v);
   ir::walk_stmt_exprs(loop, [&](const Expr& e) {
-    int v = ir::written_variable(e);
-    if (v >= 0) w.vars.insert(v);
     const bool writes = e.kind == Expr::Kind::Assign ||
                         (e.kind == Expr::Kind::Unary &&
                          (e.unary_op == ir::UnaryOp::PreInc || e.unary_op == ir::UnaryOp::PreDec ||
