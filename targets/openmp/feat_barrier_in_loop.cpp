@@ -29,13 +29,14 @@ void feat_barrier_in_loop_threadgroup(const float* x, float* out, float* buf, co
   }
   // threadgroup_barrier (feat_barrier_in_loop.metal:15:5): every work-item loop above has finished
   for (uint32_t stride = tg_size / 2u; stride > 0u; stride /= 2u) {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      if (tid < stride) {
+    {  // the test at feat_barrier_in_loop.metal:17:9 as the loop's bounds: only the work-items that pass run
+      const uint32_t mslport_below0 = stride;
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.x_end_below(ly, lz, mslport_below0); ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
         buf[tid] += buf[tid + stride];
       }
     }

@@ -1351,13 +1351,14 @@ void fused_moe_routing_f32_threadgroup(const float* logits, uint32_t* expert_ids
   }
   // threadgroup_barrier (fused_norm.metal:379:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      if (tid < half_width) {
+    {  // the test at fused_norm.metal:381:9 as the loop's bounds: only the work-items that pass run
+      const uint32_t mslport_below0 = half_width;
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.x_end_below(ly, lz, mslport_below0); ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
         shared[tid] = mslport::msl::max(shared[tid], shared[tid + half_width]);
       }
     }
@@ -1530,13 +1531,14 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   // threadgroup_barrier (fused_norm.metal:443:5): every work-item loop above has finished
   for (uint32_t half_width = tg_size / 2u; half_width > 0u; half_width >>= 1) {
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      if (tid < half_width) {
+    {  // the test at fused_norm.metal:445:9 as the loop's bounds: only the work-items that pass run
+      const uint32_t mslport_below0 = half_width;
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.x_end_below(ly, lz, mslport_below0); ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
         shared[tid] = mslport::msl::max(shared[tid], shared[tid + half_width]);
       }
     }

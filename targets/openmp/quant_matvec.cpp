@@ -1198,13 +1198,14 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
   uint32_t n = (tg_threads + 31u) / 32u;
   while (n > 1u) {
     const uint32_t half_n = n / 2u;
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t tid = wi;
-      if (tid < half_n) {
+    {  // the test at quant_matvec.metal:181:9 as the loop's bounds: only the work-items that pass run
+      const uint32_t mslport_below1 = half_n;
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.x_end_below(ly, lz, mslport_below1); ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
         sg_part[tid] += sg_part[tid + half_n];
       }
     }

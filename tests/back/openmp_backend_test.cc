@@ -351,3 +351,57 @@ kernel void combine(device const float* a [[buffer(0)]], device const float* b [
     for (uint32_t i = n; i < 512; ++i) EXPECT_EQ(out[i], -1.0f) << "kk=" << kk << " i=" << i;
   }
 }
+
+TEST(OpenMPBackend, PrefixGuardsBecomeLoopBoundsAndRunExactlyThePassingWorkItems) {
+  // `if (tid < n)` / `if (n > lid)` as a whole region: the loop visits only
+  // the work-items that pass (prefix_guard.h). 3-D threadgroups make the
+  // flat prefix end mid-row; n = 0, past the group and 0xffffffff take the
+  // clamps. A bound the body writes keeps its test.
+  Compiled c("prefix", R"(
+kernel void flat_prefix(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                        uint tid [[thread_index_in_threadgroup]], uint g [[threadgroup_position_in_grid]],
+                        uint nt [[threads_per_threadgroup]]) {
+  if (tid < n) out[g * 64 + tid] = tid + 1;
+}
+kernel void x_prefix(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                     uint lid [[thread_position_in_threadgroup]], uint tid [[thread_index_in_threadgroup]]) {
+  if (n > lid) out[tid] = lid + 100;
+}
+kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                          uint tid [[thread_index_in_threadgroup]]) {
+  uint m = n;
+  if (tid < m) { m = 0; out[tid] = m + 7; }
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  ASSERT_NE(c.source.find("lx < geo.x_end_below(ly, lz, mslport_below"), std::string::npos) << c.source;
+  ASSERT_NE(c.source.find("lx < std::min(geo.tg_size.x, mslport_below"), std::string::npos) << c.source;
+  const size_t written = c.source.find("void bound_written_threadgroup");
+  ASSERT_NE(written, std::string::npos);
+  EXPECT_EQ(c.source.find("mslport_below", written), std::string::npos) << c.source.substr(written);
+  auto run3 = [&](const char* kernel, mslport_args& a, uint32_t groups, uint32_t tx, uint32_t ty, uint32_t tz) {
+    mslport_dispatch d{{groups, 1, 1}, {tx, ty, tz}, {groups * tx, ty, tz}};
+    char msg[512] = {0};
+    EXPECT_EQ(c.entries.at(kernel)(&a, &d, msg, sizeof msg), 0) << msg;
+  };
+  const uint32_t kPoison = 0xdeadbeefu;
+  for (uint32_t n : {0u, 1u, 3u, 4u, 5u, 13u, 23u, 24u, 30u, 0xffffffffu}) {
+    std::vector<uint32_t> out(2 * 64, kPoison);
+    mslport_args a{};
+    a.buffers[0] = out.data();
+    a.buffers[1] = &n;
+    run3("flat_prefix", a, 2, 4, 3, 2);  // 24 threads
+    for (uint32_t g = 0; g < 2; ++g)
+      for (uint32_t t = 0; t < 64; ++t)
+        EXPECT_EQ(out[g * 64 + t], t < 24 && t < n ? t + 1 : kPoison) << "n=" << n << " g=" << g << " t=" << t;
+    std::vector<uint32_t> xo(24, kPoison);
+    a.buffers[0] = xo.data();
+    run3("x_prefix", a, 1, 4, 3, 2);
+    for (uint32_t t = 0; t < 24; ++t)
+      EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "n=" << n << " t=" << t;
+    std::vector<uint32_t> wo(24, kPoison);
+    a.buffers[0] = wo.data();
+    run3("bound_written", a, 1, 24, 1, 1);
+    for (uint32_t t = 0; t < 24; ++t) EXPECT_EQ(wo[t], t < n ? 7u : kPoison) << "n=" << n << " t=" << t;
+  }
+}

@@ -16,6 +16,7 @@
 #include "back/openmp/cpp_printer.h"
 #include "back/openmp/sanitize.h"
 #include <functional>
+#include "back/openmp/prefix_guard.h"
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -63,8 +64,9 @@ class KernelEmitter {
   // variables the loop's statements use.
   void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
   // allow_simd = false for loops that leave early (return / divergence checks).
+  // x_end: where each row's x loop stops (a prefix guard's bound).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
-                           bool allow_simd = true);
+                           bool allow_simd = true, const std::string& x_end = "geo.tg_size.x");
   void close_work_item_loop() {
     --indent_;
     line(simd_chunked_ ? "}}" : "}");
@@ -82,6 +84,9 @@ class KernelEmitter {
   void tg_stmt(const Stmt& s);
   void wi_region(const std::vector<const Stmt*>& stmts);
   void wi_region_loops(const std::vector<const Stmt*>& stmts);
+  // `if (tid < n) B` as a whole region: a loop over the passing work-items
+  // running B (prefix_guard.h). False, emitting nothing, when `s` is not one.
+  bool prefix_guarded_loop(const Stmt& s);
   // eliminate_returns' `alive` flags are kept per work-item across loops:
   // the threadgroup function also keeps `mslport_all_alive`.
   bool tracks_all_alive() const {
@@ -300,7 +305,7 @@ void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const 
 }
 
 void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
-                                        bool allow_simd) {
+                                        bool allow_simd, const std::string& x_end) {
   // x innermost with unit stride, so thread_position_* along x is a plain
   // induction variable the compiler can vectorise over.
   line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
@@ -318,7 +323,7 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
     line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
   } else {
     if (simd && !san_) line("#pragma omp simd");
-    line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {");
+    line("for (uint32_t lx = 0; lx < " + x_end + "; ++lx) {");
   }
   ++indent_;
   line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
@@ -613,6 +618,7 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
   bool has_return = false;
   for (auto* s : stmts) has_return = has_return || passes::contains_return(*s);
   if (!has_return) {
+    if (stmts.size() == 1 && prefix_guarded_loop(*stmts[0])) return;
     work_item_loop(stmts, [&] {
       for (auto* s : stmts) wi_stmt(*s);
     });
@@ -648,6 +654,35 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
   line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
   line("for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx)");
   line("  mslport_work_item(lx + geo.tg_size.x * (ly + geo.tg_size.y * lz), lx, ly, lz);");
+}
+
+bool KernelEmitter::prefix_guarded_loop(const Stmt& s) {
+  if (san_) return false;  // the checker sees every work-item's test
+  auto g = match_prefix_guard(k_, plan_, s);
+  if (!g) return false;
+  std::vector<const Stmt*> body;
+  for (auto& b : g->body->stmts) body.push_back(b.get());
+  // SIMD lanes want work_item_loop's per-SIMD-group copy; eliminate_returns'
+  // flag wants its two copies: both keep the test.
+  if (tracks_all_alive() && reads_var(body, alive_var_)) return false;
+  std::vector<const Expr*> inits;
+  for (int v : remat_used(body, {})) inits.push_back(plan_.remat_init[v]);
+  for (int i : builtins_used(body, inits)) {
+    BuiltinId b = k_.params[i].builtin;
+    if (b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup) return false;
+  }
+  line_directive(s.loc);
+  const std::string n = "mslport_below" + std::to_string(counter_++);
+  line("{  // the test at " + loc_string(s.loc) + " as the loop's bounds: only the work-items that pass run");
+  ++indent_;
+  line("const uint32_t " + n + " = " + ex(*g->bound, false) + ";");
+  open_work_item_loop(body, {}, true,
+                      g->flat ? "geo.x_end_below(ly, lz, " + n + ")" : "std::min(geo.tg_size.x, " + n + ")");
+  for (auto* b : body) wi_stmt(*b);
+  close_work_item_loop();
+  --indent_;
+  line("}");
+  return true;
 }
 
 bool KernelEmitter::is_guard_return(const Stmt& s) {

@@ -386,6 +386,12 @@ struct Geometry {
     vec<uint32_t, 3> l = local_pos(wi);
     return {tg_pos.x * full_size.x + l.x, tg_pos.y * full_size.y + l.y, tg_pos.z * full_size.z + l.z};
   }
+  // For a work-item loop over only the work-items whose flat index is below
+  // n (back/openmp/prefix_guard.h): the end of row (ly, lz)'s x loop.
+  uint32_t x_end_below(uint32_t ly, uint32_t lz, uint32_t n) const {
+    const uint64_t row_start = uint64_t(tg_size.x) * (ly + uint64_t(tg_size.y) * lz);
+    return n <= row_start ? 0u : uint32_t(std::min<uint64_t>(tg_size.x, n - row_start));
+  }
 };
 
 inline uint64_t group_count(const mslport_dispatch& d) {
