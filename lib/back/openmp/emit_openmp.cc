@@ -57,6 +57,9 @@ class KernelEmitter {
   // ---- builtins
   std::string builtin_value(const Param& p, bool wi) const;
   std::set<int> builtins_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
+  // The statements (or the recomputed values they read) use the SIMD lane or
+  // SIMD-group index.
+  bool uses_simd_lanes(const std::vector<const Stmt*>& stmts) const;
   // Storage::Remat variables these statements use but do not declare, in
   // declaration order (dependencies first).
   std::vector<int> remat_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
@@ -247,6 +250,16 @@ static bool writes_var(const std::vector<const Stmt*>& stmts, int var) {
   return false;
 }
 
+bool KernelEmitter::uses_simd_lanes(const std::vector<const Stmt*>& stmts) const {
+  std::vector<const Expr*> inits;
+  for (int v : remat_used(stmts, {})) inits.push_back(plan_.remat_init[v]);
+  for (int i : builtins_used(stmts, inits)) {
+    BuiltinId b = k_.params[i].builtin;
+    if (b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup) return true;
+  }
+  return false;
+}
+
 void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body) {
   // Statements under eliminate_returns' `if (alive)` get a second copy of
   // their loops for when no work-item of the group has returned: there the
@@ -272,14 +285,7 @@ void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const 
     line("}");
     return;
   }
-  bool lanes = false;
-  std::vector<const Expr*> inits;
-  for (int v : remat_used(stmts, {})) inits.push_back(plan_.remat_init[v]);
-  for (int i : builtins_used(stmts, inits)) {
-    BuiltinId b = k_.params[i].builtin;
-    lanes = lanes || b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup;
-  }
-  if (!lanes || san_) {
+  if (!uses_simd_lanes(stmts) || san_) {
     open_work_item_loop(stmts, {});
     body();
     close_work_item_loop();
@@ -664,13 +670,7 @@ bool KernelEmitter::prefix_guarded_loop(const Stmt& s) {
   for (auto& b : g->body->stmts) body.push_back(b.get());
   // SIMD lanes want work_item_loop's per-SIMD-group copy; eliminate_returns'
   // flag wants its two copies: both keep the test.
-  if (tracks_all_alive() && reads_var(body, alive_var_)) return false;
-  std::vector<const Expr*> inits;
-  for (int v : remat_used(body, {})) inits.push_back(plan_.remat_init[v]);
-  for (int i : builtins_used(body, inits)) {
-    BuiltinId b = k_.params[i].builtin;
-    if (b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup) return false;
-  }
+  if ((tracks_all_alive() && reads_var(body, alive_var_)) || uses_simd_lanes(body)) return false;
   line_directive(s.loc);
   const std::string n = "mslport_below" + std::to_string(counter_++);
   line("{  // the test at " + loc_string(s.loc) + " as the loop's bounds: only the work-items that pass run");
