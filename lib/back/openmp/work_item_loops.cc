@@ -312,15 +312,7 @@ WorkItemPlan plan_work_item_loops(const Kernel& k) {
   walk_stmts(*k.body, [&](const Stmt& s) {
     if (s.kind == Stmt::Kind::If && plan.uniformity.expr(k, *s.expr) != Uniformity::Threadgroup) {
       auto note = [&](const Stmt& body) {
-        walk_stmts(body, [&](const Stmt& x) {
-          if (x.kind == Stmt::Kind::Decl) guarded.insert(x.var);
-          return true;
-        });
-        walk_stmt_exprs(body, [&](const Expr& e) {
-          int v = written_variable(e);
-          if (v >= 0) guarded.insert(v);
-          return true;
-        });
+        for (int v : vars_written(body)) guarded.insert(v);
       };
       note(*s.body);
       if (s.else_body) note(*s.else_body);
