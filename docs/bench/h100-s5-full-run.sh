@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Device run (session 5, last): golden checks on NVIDIA's OpenCL and on 16-core OpenMP, then the bench on every backend.
+# Folder as in docs/bench/h100-s4-run.sh (mslport-run, include/, clang16-omp + omp/, golden/ = cases under 700 KB,
+# targets/, corpus-targets/).
+set -u
+cd "$(dirname "$0")"
+R=$PWD
+mkdir -p /etc/OpenCL/vendors $OUT/r
+echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export MSLPORT_INCLUDE_DIR=$R/include MSLPORT_CXX=$R/clang16-omp
+MR=$R/mslport-run
+O=$OUT/r
+pack() { tar czf $OUT/results.tgz -C $OUT r; }
+{ nvidia-smi -L; nproc; clang++-16 --version | head -1; clinfo -l; } > $O/env.txt 2>&1
+chk() { local n=$1 t=$2; shift 2
+  timeout $t $MR "$@" --golden $R/golden --format json --work-dir /tmp/w-$n > $O/$n.json 2> $O/$n.err
+  echo "$n rc=$? at $SECONDS s" >> $O/summary.txt; }
+chk nv_corpus 200 --targets $R/corpus-targets --target opencl --platform nvidia &
+chk nv_metal_src 200 --targets $R/targets --target opencl --platform nvidia &
+chk omp_corpus 200 --targets $R/corpus-targets --target openmp &
+chk omp_metal_src 200 --targets $R/targets --target openmp &
+wait; pack
+timeout 330 $MR bench --targets $R/corpus-targets --target all --nvidia-shfl both --format json \
+  --work-dir /tmp/wb > $O/bench_h100.json 2> $O/bench_h100.err
+echo "bench16 rc=$? at $SECONDS s" >> $O/summary.txt; pack
+cat $O/summary.txt
