@@ -2,6 +2,7 @@
 // verifier, execution-model passes and both backends. Any crash, hang or
 // sanitizer report is a bug; diagnostics are the expected outcome for most
 // inputs.
+//   apt-get install -y libclang-rt-19-dev   # libFuzzer and the sanitizer runtimes
 //   cmake -S . -B build-fuzz -DMSLPORT_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_C_COMPILER=clang-19
 //   cmake --build build-fuzz --target translate_fuzzer
 //   build-fuzz/tests/fuzz/translate_fuzzer -max_total_time=300 corpus-dir/ seeds...
