@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Device run (session 5, last): golden checks on NVIDIA's OpenCL and on 16-core OpenMP, then the bench on every backend.
-# Folder as in docs/bench/h100-s4-run.sh (mslport-run, include/, clang16-omp + omp/, golden/ = cases under 700 KB,
-# targets/, corpus-targets/).
+# Session 4's h100-s4-bench.json came from an earlier copy of this script (NVIDIA checks only; in git history).
+# Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
+#   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
+#   (docs/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
+#   no symlinks), golden/ (the golden cases under 700 KB), targets/ (the committed
+#   targets/), corpus-targets/ (`mslport regen ../shared/corpus --targets ...`).
+# The 2-thread OpenMP bench was run the same way (`OMP_NUM_THREADS=2 mslport-run bench --target openmp`).
 set -u
 cd "$(dirname "$0")"
 R=$PWD
