@@ -73,6 +73,7 @@ struct Type {
   static Type struct_of(int index);
 
   bool is_scalar() const { return kind == Kind::Scalar; }
+  bool is_scalar(ScalarKind s) const { return kind == Kind::Scalar && scalar == s; }
   bool is_vector() const { return kind == Kind::Vector; }
   bool is_pointer() const { return kind == Kind::Pointer; }
   bool is_array() const { return kind == Kind::Array; }

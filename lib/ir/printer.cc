@@ -253,7 +253,7 @@ class Printer {
     os << e.float_value;
     std::string s = os.str();
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return s + (e.type.is_scalar() && e.type.scalar == ScalarKind::Float ? "f" : "");
+    return s + (e.type.is_scalar(ScalarKind::Float) ? "f" : "");
   }
 
   const Module& m_;

@@ -229,7 +229,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
                ", " + sub(*e.args[1]) + ")";
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
       // bfloat/half results round after each operation, as in Metal.
-      if (e.type.is_scalar() && (e.type.scalar == ScalarKind::BFloat) &&
+      if (e.type.is_scalar(ScalarKind::BFloat) &&
           e.binary_op != BinaryOp::Comma)
         return scalar(e.type.scalar) + "(" + s + ")";
       return s;
@@ -238,7 +238,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
       use_ = e.assign_op ? 2 : 1;
       const std::string l = sub(*e.args[0]);  // first: it consumes use_
-      if (e.assign_op && e.type.is_scalar() && e.type.scalar == ScalarKind::BFloat) {
+      if (e.assign_op && e.type.is_scalar(ScalarKind::BFloat)) {
         return l + " = mslport::bfloat(float(" + l + ") " + binary_spelling(*e.assign_op) + " float(" +
                sub(*e.args[1]) + "))";
       }
@@ -255,14 +255,14 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
         return "mslport::make_vec<" + type(t) + ">(" + scalar(t.scalar) + "(" + expr(*e.args[0], wi) + "))";
       if (t.is_vector()) return "mslport::convert<" + type(t) + ">(" + expr(*e.args[0], wi) + ")";
       if (t.is_pointer()) return "(" + type(t) + ")(" + expr(*e.args[0], wi) + ")";
-      if (t.is_scalar() && t.scalar == ScalarKind::Bool) return "bool(" + expr(*e.args[0], wi) + ")";
+      if (t.is_scalar(ScalarKind::Bool)) return "bool(" + expr(*e.args[0], wi) + ")";
       if (t.is_scalar()) {
         const Type& from = e.args[0]->type;
         // bfloat/half go through float so integer sources convert by value.
         if ((t.scalar == ScalarKind::BFloat || t.scalar == ScalarKind::Half) && from.is_scalar() &&
             !is_float(from.scalar))
           return scalar(t.scalar) + "(float(" + expr(*e.args[0], wi) + "))";
-        if (from.is_scalar() && (from.scalar == ScalarKind::BFloat) && !is_float(t.scalar))
+        if (from.is_scalar(ScalarKind::BFloat) && !is_float(t.scalar))
           return scalar(t.scalar) + "(float(" + expr(*e.args[0], wi) + "))";
         return scalar(t.scalar) + "(" + expr(*e.args[0], wi) + ")";
       }

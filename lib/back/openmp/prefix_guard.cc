@@ -14,12 +14,10 @@ using ir::UnaryOp;
 
 namespace {
 
-bool is_uint(const ir::Type& t) { return t.is_scalar() && t.scalar == ir::ScalarKind::UInt; }
-
 // The builtin `e` reads when it is the flat or x index of the work-item in
 // its threadgroup: 1 = flat, 2 = x, 0 = neither.
 int thread_id_kind(const Kernel& k, const Expr& e) {
-  if (e.kind != Expr::Kind::ParamRef || !is_uint(e.type)) return 0;
+  if (e.kind != Expr::Kind::ParamRef || !e.type.is_scalar(ir::ScalarKind::UInt)) return 0;
   const Param& p = k.params[e.index];
   if (p.kind != Param::Kind::Builtin || !p.type.is_scalar()) return 0;
   if (p.builtin == BuiltinId::ThreadIndexInThreadgroup) return 1;
@@ -78,7 +76,7 @@ std::optional<PrefixGuard> match_prefix_guard(const Kernel& k, const WorkItemPla
   const Expr& id = c.binary_op == BinaryOp::Lt ? *c.args[0] : *c.args[1];
   const Expr& n = c.binary_op == BinaryOp::Lt ? *c.args[1] : *c.args[0];
   const int kind = thread_id_kind(k, id);
-  if (!kind || !is_uint(n.type) || !invariant_bound(k, plan, n, *s.body)) return {};
+  if (!kind || !n.type.is_scalar(ir::ScalarKind::UInt) || !invariant_bound(k, plan, n, *s.body)) return {};
   PrefixGuard g;
   g.flat = kind == 1;
   g.bound = &n;

@@ -26,8 +26,6 @@ namespace {
 using ir::Expr;
 using ir::Stmt;
 
-bool is_u32(const ir::Type& t) { return t.is_scalar() && t.scalar == ir::ScalarKind::UInt; }
-
 const Expr& strip_casts(const Expr& e) { return e.kind == Expr::Kind::Cast ? strip_casts(*e.args[0]) : e; }
 
 bool is_loop(const Stmt& s) {
@@ -154,7 +152,8 @@ struct Hoister {
     auto rewrite = [&](ir::ExprPtr e) -> ir::ExprPtr {
       if (e->kind != Expr::Kind::Binary || (e->binary_op != ir::BinaryOp::Div && e->binary_op != ir::BinaryOp::Rem))
         return e;
-      if (!is_u32(e->type) || !is_u32(e->args[0]->type) || !is_u32(e->args[1]->type)) return e;
+      constexpr ir::ScalarKind u32 = ir::ScalarKind::UInt;
+      if (!e->type.is_scalar(u32) || !e->args[0]->type.is_scalar(u32) || !e->args[1]->type.is_scalar(u32)) return e;
       if (strip_casts(*e->args[1]).kind == Expr::Kind::IntLit || !invariant(*e->args[1], w)) return e;
       const int v = prepared_var(*e->args[1]);
       const char* helper = e->binary_op == ir::BinaryOp::Div ? "mslport_udiv" : "mslport_umod";
