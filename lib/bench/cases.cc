@@ -311,6 +311,13 @@ const std::map<std::string, std::function<BenchCase()>>& table() {
       {"moe_gate", moe_gate},
       {"dequant_matvec_4bit_v3", [] { return dequant_matvec("dequant_matvec_4bit_v3", 4, 32768); }},
       {"dequant_matvec_8bit_v3", [] { return dequant_matvec("dequant_matvec_8bit_v3", 8, 16384); }},
+      // The corpus's other row-per-SIMD-group mat-vecs (same bindings and
+      // dispatch as v3): v4 loads a uint4 (four weight words) per lane, v5
+      // dequantises through a per-lane 16-entry table, 2-bit packs 16 weights
+      // per word.
+      {"dequant_matvec_4bit_v4", [] { return dequant_matvec("dequant_matvec_4bit_v4", 4, 32768); }},
+      {"dequant_matvec_4bit_v5", [] { return dequant_matvec("dequant_matvec_4bit_v5", 4, 32768); }},
+      {"dequant_matvec_2bit", [] { return dequant_matvec("dequant_matvec_2bit", 2, 65536); }},
       {"bf16_matvec", bf16_matvec},
       {"swiglu_fused", swiglu_fused},
       {"rms_norm_apply", rms_norm_apply},

@@ -405,3 +405,67 @@ kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buf
     for (uint32_t t = 0; t < 24; ++t) EXPECT_EQ(wo[t], t < n ? 7u : kPoison) << "n=" << n << " t=" << t;
   }
 }
+
+// The work-item loop around `code` (the text from the loop header before it).
+static std::string loop_around(const std::string& src, const std::string& code) {
+  const size_t at = src.find(code);
+  if (at == std::string::npos) return "";
+  const size_t loop = src.rfind("for (uint32_t ly", at);
+  return loop == std::string::npos ? "" : src.substr(loop, at - loop);
+}
+
+TEST(OpenMPBackend, WorkItemLoopsIndexingAPrivateArrayPerLaneStayScalar) {
+  // `lut[nibble]` differs between lanes: vectorised, each access is a gather
+  // or scatter (emit_openmp.cc), so that loop gets no `omp simd`; a private
+  // array at a loop index shared by all lanes keeps it.
+  Compiled c("private_array", R"(
+kernel void per_lane_index(device const uint* in [[buffer(0)]], device float* out [[buffer(1)]],
+                           constant float& scale [[buffer(2)]], uint tid [[thread_position_in_grid]]) {
+  float lut[16];
+  for (uint v = 0; v < 16; v++) lut[v] = float(v) * scale + float(tid);
+  uint w = in[tid];
+  out[tid] = lut[w & 15u] + 100.0f * lut[(w >> 4) & 15u];
+}
+kernel void shared_index(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                         uint tid [[thread_position_in_grid]]) {
+  float t[4];
+  for (uint j = 0; j < 4; j++) t[j] = in[4 * tid + j] * float(j + 1);
+  out[tid] = t[0] + t[1] + t[2] + t[3];
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const std::string gathers = loop_around(c.source, "lut[w & 15u]");
+  ASSERT_FALSE(gathers.empty()) << c.source;
+  EXPECT_EQ(gathers.find("omp simd"), std::string::npos) << gathers;
+  const std::string shared = loop_around(c.source, "t[j] = ");
+  ASSERT_FALSE(shared.empty()) << c.source;
+  EXPECT_NE(shared.find("omp simd"), std::string::npos) << shared;
+
+  const uint32_t n = 96;
+  const float kPoison = -12345.0f;
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = (i * 37u + 5u) & 0xffu;
+  std::vector<float> out(n, kPoison);
+  float scale = 0.5f;
+  mslport_args a{};
+  a.buffers[0] = in.data();
+  a.buffers[1] = out.data();
+  a.buffers[2] = &scale;
+  mslport_dispatch d{{3, 1, 1}, {32, 1, 1}, {n, 1, 1}};
+  char msg[512] = {0};
+  ASSERT_EQ(c.entries.at("per_lane_index")(&a, &d, msg, sizeof msg), 0) << msg;
+  for (uint32_t i = 0; i < n; ++i) {
+    const float lo = float(in[i] & 15u) * scale + float(i), hi = float((in[i] >> 4) & 15u) * scale + float(i);
+    EXPECT_EQ(out[i], lo + 100.0f * hi) << i;
+  }
+  std::vector<float> fin(4 * n), fout(n, kPoison);
+  for (uint32_t i = 0; i < 4 * n; ++i) fin[i] = float(i % 7) - 3.0f;
+  a.buffers[0] = fin.data();
+  a.buffers[1] = fout.data();
+  ASSERT_EQ(c.entries.at("shared_index")(&a, &d, msg, sizeof msg), 0) << msg;
+  for (uint32_t i = 0; i < n; ++i) {
+    float want = 0;
+    for (uint32_t j = 0; j < 4; ++j) want += fin[4 * i + j] * float(j + 1);
+    EXPECT_EQ(fout[i], want) << i;
+  }
+}

@@ -76,6 +76,20 @@ TEST(BenchCases, DequantCountsPackedWeightsScalesAndBiases) {
   EXPECT_LE(in, 4096u);  // the kernel's x_shared
 }
 
+TEST(BenchCases, TwoBitMatvecCountsSixteenWeightsPerWord) {
+  auto c = bench_case("dequant_matvec_2bit");
+  ASSERT_TRUE(c);
+  uint64_t out = word(*c->buffer(5), 0), in = word(*c->buffer(6), 0), gs = word(*c->buffer(7), 0);
+  EXPECT_EQ(c->buffer(0)->bytes, out * in / 4);
+  EXPECT_EQ(c->min_bytes(), out * in / 4 + 2 * out * (in / gs) * 2 + in * 4 + out * 4 + 12);
+  // The same bindings as v3 for the other variants.
+  for (const char* k : {"dequant_matvec_4bit_v4", "dequant_matvec_4bit_v5"}) {
+    auto v = bench_case(k);
+    ASSERT_TRUE(v) << k;
+    EXPECT_EQ(v->min_bytes(), bench_case("dequant_matvec_4bit_v3")->min_bytes()) << k;
+  }
+}
+
 TEST(BenchCases, InputSetsAreLargerThanTheCacheTogether) {
   EXPECT_EQ(input_sets_for(64u << 20, 32u << 20), 2u);
   EXPECT_EQ(input_sets_for(9u << 20, 32u << 20), 8u);

@@ -60,6 +60,9 @@ class KernelEmitter {
   // The statements (or the recomputed values they read) use the SIMD lane or
   // SIMD-group index.
   bool uses_simd_lanes(const std::vector<const Stmt*>& stmts) const;
+  // The statements read or write a private array at an index that differs
+  // between the work-items of a SIMD group (`lut[nibble]`).
+  bool indexes_private_array_per_lane(const std::vector<const Stmt*>& stmts) const;
   // Storage::Remat variables these statements use but do not declare, in
   // declaration order (dependencies first).
   std::vector<int> remat_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
@@ -260,6 +263,22 @@ bool KernelEmitter::uses_simd_lanes(const std::vector<const Stmt*>& stmts) const
   return false;
 }
 
+bool KernelEmitter::indexes_private_array_per_lane(const std::vector<const Stmt*>& stmts) const {
+  bool found = false;
+  for (auto* s : stmts)
+    walk_stmt_exprs(*s, [&](const Expr& e) {
+      walk_exprs(e, [&](const Expr& x) {
+        if (x.kind == Expr::Kind::Index && x.args[0]->kind == Expr::Kind::VarRef &&
+            k_.vars[x.args[0]->index].type.is_array() &&
+            plan_.uniformity.expr(k_, *x.args[1]) > Uniformity::Simdgroup)
+          found = true;
+        return !found;
+      });
+      return false;
+    });
+  return found;
+}
+
 void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const std::function<void()>& body) {
   // Statements under eliminate_returns' `if (alive)` get a second copy of
   // their loops for when no work-item of the group has returned: there the
@@ -320,6 +339,11 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   // kernel has no dependence between them), so the loop over them may run
   // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
   bool simd = allow_simd;
+  // Vectorised, every access to a private array at a per-lane index is a
+  // gather or a scatter, and `omp simd` makes the compiler vectorise
+  // whatever its cost model says: dequant_matvec_4bit_v5, which rebuilds and
+  // reads a 16-entry table per lane, ran 2x slower that way than scalar.
+  simd = simd && !indexes_private_array_per_lane(stmts);
   if (!returns_if_converted_)
     for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
   // Sanitizing: the checker's calls must run in order.
