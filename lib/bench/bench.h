@@ -26,6 +26,11 @@ struct TimingPlan {
 std::vector<double> time_launches(const std::function<double(size_t set)>& launch, size_t sets,
                                   const TimingPlan& plan);
 
+// The OpenMP roof's module (C++ source): c = a + s*b in each form of
+// openmp_triad_forms() (roof method, entry point); the fastest is the roof.
+const char* openmp_triad_source();
+const std::vector<std::pair<std::string, std::string>>& openmp_triad_forms();
+
 struct BenchRequest {
   std::vector<runtime::EmittedFiles> modules;  // emitted files, as for `mslport check`
   std::vector<std::string> targets;            // "openmp", "opencl"

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,13 @@ struct Roof {
   // many measurements, and the lowest (0 = one measurement).
   int samples = 1;
   double gbps_lowest = 0;
-  std::string method = "triad";  // of the best: "triad" (c = a + s*b) or "copy" (device-to-device buffer copy)
-  double triad_gbps = 0, copy_gbps = 0;  // best of each method (0 = not measured)
+  // Of the best: "triad" (c = a + s*b as the compiler vectorises it),
+  // "triad-256" (in 256-bit vectors), "triad-nt" (non-temporal stores) or
+  // "copy" (a device-to-device buffer copy).
+  std::string method = "triad";
+  std::map<std::string, double> method_gbps;  // the best of each method measured
+  // Records a measurement of one method; true if it is the roof's best yet.
+  bool add(const std::string& how, uint64_t launch_bytes, double launch_ms);
 };
 
 struct BenchReport {

@@ -90,18 +90,31 @@ TEST(BenchReport, PlotJsonAddsSpreadForThePlotScript) {
 TEST(BenchReport, TableAndPlotJsonNameTheRoofMethod) {
   BenchReport r = sample();
   r.roofs[1].method = "copy";
-  r.roofs[1].triad_gbps = 8.0;
-  r.roofs[1].copy_gbps = 10.0;
+  r.roofs[1].method_gbps = {{"triad", 8.0}, {"copy", 10.0}};
   finish_report(&r);
   std::string t = format_bench_table(r);
   EXPECT_NE(t.find("(copy, "), std::string::npos) << t;
-  EXPECT_NE(t.find("triad 8.0, copy 10.0"), std::string::npos) << t;
+  EXPECT_NE(t.find("copy 10.0, triad 8.0"), std::string::npos) << t;
   auto j = nlohmann::json::parse(format_plot_json(r));
   EXPECT_DOUBLE_EQ(j["roof_methods"]["opencl/pocl"]["copy"].get<double>(), 10.0);
   EXPECT_FALSE(j["roof_methods"]["openmp/cpu"].contains("copy"));
   // The documented JSON keeps exactly its two keys.
   auto plain = nlohmann::json::parse(format_bench_json(r));
   EXPECT_EQ(plain.size(), 2u);
+}
+
+TEST(BenchReport, RoofKeepsTheBestOfEachMethodAndOverall) {
+  Roof r;
+  EXPECT_TRUE(r.add("triad", 3000, 1.0));      // 3 GB/s
+  EXPECT_TRUE(r.add("triad-nt", 3000, 0.5));   // 6 GB/s: the roof now
+  EXPECT_FALSE(r.add("triad-256", 3000, 0.75));  // 4 GB/s
+  EXPECT_FALSE(r.add("triad-nt", 3000, 2.0));  // a slower repeat keeps the best
+  EXPECT_EQ(r.method, "triad-nt");
+  EXPECT_DOUBLE_EQ(r.gbps, 0.006);
+  EXPECT_DOUBLE_EQ(r.ms, 0.5);
+  EXPECT_DOUBLE_EQ(r.method_gbps.at("triad-nt"), 0.006);
+  EXPECT_DOUBLE_EQ(r.method_gbps.at("triad-256"), 0.004);
+  EXPECT_DOUBLE_EQ(r.method_gbps.at("triad"), 0.003);
 }
 
 }  // namespace

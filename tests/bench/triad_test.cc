@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "bench/bench.h"
+#include "mslport/kernel_abi.h"
+#include "runtime/bench_support.h"
+#include "test_support.h"
+
+namespace mslport::bench {
+namespace {
+
+// Every form of the OpenMP roof computes the triad exactly (integers small
+// enough that a + 3b is exact with or without a fused multiply-add),
+// including the tail past the last whole vector; a form that wrote nothing
+// or the wrong elements would make the roof a lie.
+TEST(OpenMpTriad, EveryFormComputesTheTriadIncludingTheTail) {
+  const std::string src = testing::write_temp_file("mslport_bench_triad.cpp", openmp_triad_source());
+  const std::string build = std::filesystem::path(src).parent_path() / "triad-build";
+  std::map<std::string, mslport_entry_fn> entries;
+  std::string error;
+  ASSERT_TRUE(runtime::load_openmp_entries(src, build, &entries, &error)) << error;
+  ASSERT_TRUE(entries.count("mslport_bench_triad"));
+  ASSERT_TRUE(entries.count("mslport_bench_triad_256"));
+  int forms = 0;
+  for (const auto& [method, entry] : openmp_triad_forms()) {
+    if (!entries.count(entry)) continue;  // triad-nt: x86 with AVX only
+    ++forms;
+    const size_t n = 4096 + 5;
+    void *pc = nullptr, *px = nullptr, *py = nullptr;
+    ASSERT_EQ(posix_memalign(&pc, 64, n * 4), 0);
+    ASSERT_EQ(posix_memalign(&px, 64, n * 4), 0);
+    ASSERT_EQ(posix_memalign(&py, 64, n * 4), 0);
+    float *c = static_cast<float*>(pc), *x = static_cast<float*>(px), *y = static_cast<float*>(py);
+    for (size_t i = 0; i < n; ++i) {
+      x[i] = float(i % 97);
+      y[i] = float(i % 13) - 6.0f;
+      c[i] = -1e30f;  // poison
+    }
+    float s = 3.0f;
+    mslport_args a{};
+    a.buffers[0] = c;
+    a.buffers[1] = x;
+    a.buffers[2] = y;
+    a.buffers[3] = &s;
+    for (int i = 0; i < 3; ++i) a.buffer_bytes[i] = n * 4;
+    a.buffer_bytes[3] = 4;
+    mslport_dispatch d{};
+    char msg[256] = {0};
+    ASSERT_EQ(entries.at(entry)(&a, &d, msg, sizeof msg), 0) << method << ": " << msg;
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], x[i] + 3.0f * y[i]) << method << " at " << i;
+    std::free(pc);
+    std::free(px);
+    std::free(py);
+  }
+  EXPECT_GE(forms, 2);
+}
+
+}  // namespace
+}  // namespace mslport::bench
