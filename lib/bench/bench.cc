@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -157,7 +158,14 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 // (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device likewise) on
 // the cores the next one needs. Measured on 16 cores with the pause after
 // OpenMP only: OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
-void let_cpu_workers_sleep() { std::this_thread::sleep_for(std::chrono::milliseconds(250)); }
+// A fixed 250 ms pause was not always enough: three full runs on the H100
+// host each had a stretch of 1-4 kernels where OpenMP ran 5-10x slower than
+// in the other runs (and once PoCL 2x), an OpenMP-only run none. So the
+// pause lasts until this process's threads are idle.
+int g_busy_workers = 0;  // pauses that ended with the workers still busy
+void let_cpu_workers_sleep() {
+  if (!wait_until_threads_idle()) ++g_busy_workers;
+}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -247,6 +255,7 @@ std::string cpu_name() {
 
 BenchReport run_bench(const BenchRequest& req) {
   BenchReport report;
+  g_busy_workers = 0;
   {
     // Other processes on the machine make every number here noisy; say so.
     std::ifstream f("/proc/loadavg");
@@ -591,8 +600,31 @@ BenchReport run_bench(const BenchRequest& req) {
     measured_since_roof = true;
   }
   remeasure_roofs("after");
+  if (g_busy_workers > 0)
+    report.warnings.push_back(std::to_string(g_busy_workers) +
+                              " pause(s) between backends ended with this process's CPU workers still busy after 2 s: "
+                              "the next backend shared the cores");
   finish_report(&report);
   return report;
+}
+
+bool wait_until_threads_idle(int min_ms, int max_ms) {
+  auto cpu_seconds = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(min_ms));
+  constexpr int kWindowMs = 50;
+  while (seconds_since(start) * 1e3 < max_ms) {
+    const double cpu0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(kWindowMs));
+    // This thread sleeps: what the process used meanwhile is its workers'.
+    if (cpu_seconds() - cpu0 < 0.05 * seconds_since(t0)) return true;
+  }
+  return false;
 }
 
 const char* openmp_triad_source() { return kOpenMpTriad; }

@@ -26,6 +26,11 @@ struct TimingPlan {
 std::vector<double> time_launches(const std::function<double(size_t set)>& launch, size_t sets,
                                   const TimingPlan& plan);
 
+// Sleeps at least min_ms, then until the other threads of this process
+// (OpenMP or PoCL workers spinning after a launch) use under 5 % of one core
+// over 50 ms; false if they still did after max_ms.
+bool wait_until_threads_idle(int min_ms = 100, int max_ms = 2000);
+
 // The OpenMP roof's module (C++ source): c = a + s*b in each form of
 // openmp_triad_forms() (roof method, entry point); the fastest is the roof.
 const char* openmp_triad_source();
