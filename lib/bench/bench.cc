@@ -150,22 +150,8 @@ extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
 #endif
 )CPP";
 
-
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
-// Called after a CPU backend (OpenMP, or a CPU OpenCL device such as PoCL)
-// was timed, before another backend is: its idle workers spin for a while
-// (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device likewise) on
-// the cores the next one needs. Measured on 16 cores with the pause after
-// OpenMP only: OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
-// A fixed 250 ms pause was not always enough: three full runs on the H100
-// host each had a stretch of 1-4 kernels where OpenMP ran 5-10x slower than
-// in the other runs (and once PoCL 2x), an OpenMP-only run none. So the
-// pause lasts until this process's threads are idle.
-int g_busy_workers = 0;  // pauses that ended with the workers still busy
-void let_cpu_workers_sleep() {
-  if (!wait_until_threads_idle()) ++g_busy_workers;
-}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -255,7 +241,19 @@ std::string cpu_name() {
 
 BenchReport run_bench(const BenchRequest& req) {
   BenchReport report;
-  g_busy_workers = 0;
+  // Called after a CPU backend (OpenMP, or a CPU OpenCL device such as PoCL)
+  // was timed, before another backend is: its idle workers spin for a while
+  // (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device likewise)
+  // on the cores the next one needs. Measured on 16 cores with a pause after
+  // OpenMP only: OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
+  // A fixed 250 ms pause was not always enough: three full runs on the H100
+  // host each had 1-4 kernels where OpenMP ran 5-10x slower than in the
+  // others (once PoCL 2x too), an OpenMP-only run none, and neither had the
+  // next full run with this pause, which lasts until the workers are idle.
+  int busy_pauses = 0;  // pauses that ended with the workers still busy
+  auto let_cpu_workers_sleep = [&] {
+    if (!wait_until_threads_idle()) ++busy_pauses;
+  };
   {
     // Other processes on the machine make every number here noisy; say so.
     std::ifstream f("/proc/loadavg");
@@ -600,8 +598,8 @@ BenchReport run_bench(const BenchRequest& req) {
     measured_since_roof = true;
   }
   remeasure_roofs("after");
-  if (g_busy_workers > 0)
-    report.warnings.push_back(std::to_string(g_busy_workers) +
+  if (busy_pauses > 0)
+    report.warnings.push_back(std::to_string(busy_pauses) +
                               " pause(s) between backends ended with this process's CPU workers still busy after 2 s: "
                               "the next backend shared the cores");
   finish_report(&report);
