@@ -420,9 +420,10 @@ TEST(OpenMPBackend, WorkItemLoopsIndexingAPrivateArrayPerLaneStayScalar) {
   // array at a loop index shared by all lanes keeps it.
   Compiled c("private_array", R"(
 kernel void per_lane_index(device const uint* in [[buffer(0)]], device float* out [[buffer(1)]],
-                           constant float& scale [[buffer(2)]], uint tid [[thread_position_in_grid]]) {
+                           constant float& scale [[buffer(2)]], constant uint& d [[buffer(3)]],
+                           uint tid [[thread_position_in_grid]]) {
   float lut[16];
-  for (uint v = 0; v < 16; v++) lut[v] = float(v) * scale + float(tid);
+  for (uint v = 0; v < 16; v++) lut[v] = float(v) * scale + float(tid / d);
   uint w = in[tid];
   out[tid] = lut[w & 15u] + 100.0f * lut[(w >> 4) & 15u];
 }
@@ -437,6 +438,8 @@ kernel void shared_index(device const float* in [[buffer(0)]], device float* out
   const std::string gathers = loop_around(c.source, "lut[w & 15u]");
   ASSERT_FALSE(gathers.empty()) << c.source;
   EXPECT_EQ(gathers.find("omp simd"), std::string::npos) << gathers;
+  // That loop divides with the hardware (no vector loop to keep).
+  EXPECT_NE(c.source.find("mslport::udiv_scalar(tid, d)"), std::string::npos) << c.source;
   const std::string shared = loop_around(c.source, "t[j] = ");
   ASSERT_FALSE(shared.empty()) << c.source;
   EXPECT_NE(shared.find("omp simd"), std::string::npos) << shared;
@@ -447,15 +450,17 @@ kernel void shared_index(device const float* in [[buffer(0)]], device float* out
   for (uint32_t i = 0; i < n; ++i) in[i] = (i * 37u + 5u) & 0xffu;
   std::vector<float> out(n, kPoison);
   float scale = 0.5f;
+  uint32_t div = 3;
   mslport_args a{};
   a.buffers[0] = in.data();
   a.buffers[1] = out.data();
   a.buffers[2] = &scale;
+  a.buffers[3] = &div;
   mslport_dispatch d{{3, 1, 1}, {32, 1, 1}, {n, 1, 1}};
   char msg[512] = {0};
   ASSERT_EQ(c.entries.at("per_lane_index")(&a, &d, msg, sizeof msg), 0) << msg;
   for (uint32_t i = 0; i < n; ++i) {
-    const float lo = float(in[i] & 15u) * scale + float(i), hi = float((in[i] >> 4) & 15u) * scale + float(i);
+    const float lo = float(in[i] & 15u) * scale + float(i / 3), hi = float((in[i] >> 4) & 15u) * scale + float(i / 3);
     EXPECT_EQ(out[i], lo + 100.0f * hi) << i;
   }
   std::vector<float> fin(4 * n), fout(n, kPoison);

@@ -100,6 +100,12 @@ TEST(OpenMpMath, UdivAndUmodAreExact) {
   // Division by zero is undefined in Metal: no trap, the GPUs' all-ones.
   EXPECT_EQ(mslport::udiv(7, 0), 0xffffffffu);
   EXPECT_EQ(mslport::umod(7, 0), 7u);
+  // The forms for loops that stay scalar agree, zero divisor included.
+  for (uint32_t b : {0u, 1u, 3u, 8u, 0xffffffffu})
+    for (uint32_t a : {0u, 7u, 64u, 0xfffffffeu}) {
+      EXPECT_EQ(mslport::udiv_scalar(a, b), mslport::udiv(a, b)) << a << " / " << b;
+      EXPECT_EQ(mslport::umod_scalar(a, b), mslport::umod(a, b)) << a << " % " << b;
+    }
 }
 
 TEST(OpenMpMath, StridedTripCountsMatchTheLoopsTheyReplace) {

@@ -221,12 +221,16 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     }
     case Expr::Kind::Binary: {
       // uint / and % by a non-literal inside work-item loops: mslport::udiv
-      // keeps the loop vectorised (openmp_rt.h says how).
+      // keeps the loop vectorised (openmp_rt.h says how); in loops that stay
+      // scalar a hardware divide is cheaper (udiv_scalar). Both give Metal
+      // GPUs' 0xffffffff for a zero divisor instead of a trap.
       if (wi && (e.binary_op == BinaryOp::Div || e.binary_op == BinaryOp::Rem) && e.type.is_scalar() &&
           e.type.scalar == ScalarKind::UInt && e.args[0]->type == e.type && e.args[1]->type == e.type &&
-          e.args[1]->kind != Expr::Kind::IntLit)
-        return std::string(e.binary_op == BinaryOp::Div ? "mslport::udiv(" : "mslport::umod(") + sub(*e.args[0]) +
-               ", " + sub(*e.args[1]) + ")";
+          e.args[1]->kind != Expr::Kind::IntLit) {
+        std::string fn = e.binary_op == BinaryOp::Div ? "mslport::udiv" : "mslport::umod";
+        if (scalar_work_items_) fn += "_scalar";
+        return fn + "(" + sub(*e.args[0]) + ", " + sub(*e.args[1]) + ")";
+      }
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
       // bfloat/half results round after each operation, as in Metal.
       if (e.type.is_scalar(ScalarKind::BFloat) &&

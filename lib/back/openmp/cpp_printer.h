@@ -31,6 +31,9 @@ class CppPrinter {
   // work-item loop for when every work-item is still alive.
   void set_known_true(int var) { known_true_ = var; }
   int known_true() const { return known_true_; }
+  // The work-item loop being printed has no `omp simd`: uint division by a
+  // run-time value is a hardware divide there (mslport::udiv_scalar).
+  void set_scalar_work_items(bool scalar) { scalar_work_items_ = scalar; }
 
  private:
   std::string call(const ir::Expr& e, bool wi);
@@ -49,6 +52,7 @@ class CppPrinter {
   // 0 read, 1 write, 2 read-write, 3 address taken (no access).
   int use_ = 0;
   int known_true_ = -1;
+  bool scalar_work_items_ = false;
 };
 
 // Metal builtin functions the runtime header implements (mslport::msl::*).

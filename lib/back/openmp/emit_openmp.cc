@@ -347,6 +347,7 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   if (!returns_if_converted_)
     for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
   // Sanitizing: the checker's calls must run in order.
+  p_.set_scalar_work_items(!simd || san_);
   if (simd_chunked_) {
     line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
     if (simd && !san_) line("#pragma omp simd");
