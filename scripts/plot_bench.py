@@ -96,7 +96,7 @@ def main(argv):
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.06 * 12 / height), fontsize=8,
               frameon=False, ncol=1)
     ax.set_title("mslport bench: achieved bandwidth per kernel vs the measured roof\n(dashed: the fastest triad c = a + s*b "
-                 "(OpenMP: three forms) or, on OpenCL, a device-to-device copy)",
+                 "(OpenMP: four forms) or, on OpenCL, a device-to-device copy)",
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(argv[2], dpi=110, bbox_inches="tight")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Device run (session 6): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP;
-# `bench` = the bench on every backend (OpenMP roof in three triad forms since session 6).
+# `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
 # Replaces session 5's h100-s5-full-run.sh (git history keeps it; it also ran --nvidia-shfl both).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp

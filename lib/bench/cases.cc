@@ -269,6 +269,28 @@ BenchCase residual_add() {
   return c;
 }
 
+// Linear attention, one decode step: each of 64 value heads' 128x128 float
+// state is decayed, read against k, updated by the delta rule and read
+// against q (state read and written in place; q/k/v are one token's
+// conv_out). Decay in [0.9, 1) and gates in (0, 1) keep the state bounded
+// over the repeated launches.
+BenchCase gated_delta_net_step() {
+  const uint32_t heads = 64, k_heads_per_v = 4, key_total = (heads / k_heads_per_v) * 128;
+  const uint32_t conv_per_token = 2 * key_total + heads * 128;
+  BenchCase c;
+  c.kernel = "gated_delta_net_step";
+  c.description = "decode: 64 value heads x 128x128 state (4 MiB, read and written), 1 token";
+  c.dispatch = groups(heads, 1, 128);
+  c.buffers = {inout_f32(0, "state", size_t{heads} * 128 * 128, -0.1f, 0.1f),
+               in_f32(1, "conv_out", conv_per_token, -0.2f, 0.2f),
+               in_f32(2, "g_decay", heads, 0.9f, 0.999f),
+               in_f32(3, "beta_gate", heads, 0.05f, 0.95f),
+               output(4, "output", size_t{heads} * 128 * 4),
+               u32(5, "k_heads_per_v", k_heads_per_v), u32(6, "n_tokens", 1), u32(7, "key_total", key_total),
+               u32(8, "num_v_heads", heads)};
+  return c;
+}
+
 BenchCase moe_combine_residual() {
   const uint32_t dim = 2u << 20, K = 8;  // 2M floats (1024 tokens of hidden 2048, flattened)
   BenchCase c;
@@ -322,6 +344,7 @@ const std::map<std::string, std::function<BenchCase()>>& table() {
       {"swiglu_fused", swiglu_fused},
       {"rms_norm_apply", rms_norm_apply},
       {"residual_add", residual_add},
+      {"gated_delta_net_step", gated_delta_net_step},
       {"moe_combine_residual", moe_combine_residual},
   };
   return t;
@@ -427,8 +450,8 @@ InputSet::~InputSet() {
 
 size_t input_sets_for(uint64_t set_bytes, uint64_t cache_bytes) {
   if (set_bytes == 0) return 2;
-  uint64_t n = (2 * cache_bytes + set_bytes - 1) / set_bytes;
-  return static_cast<size_t>(std::clamp<uint64_t>(n, 2, 16));
+  uint64_t n = (4 * cache_bytes + set_bytes - 1) / set_bytes;
+  return static_cast<size_t>(std::clamp<uint64_t>(n, 2, 32));
 }
 
 }  // namespace mslport::bench

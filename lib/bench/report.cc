@@ -112,7 +112,7 @@ std::optional<double> geomean_vs_pocl(const BenchReport& r, const std::string& b
 std::string format_bench_table(const BenchReport& r) {
   std::string out;
   out += "effective bandwidth = minimum bytes read + written / median launch time\n"
-         "roof = triad c = a + s*b (OpenMP: as compiled, in 256-bit vectors, with non-temporal stores; OpenCL: also\n"
+         "roof = triad c = a + s*b (OpenMP: as compiled, in 256-bit vectors, in place, with non-temporal stores; OpenCL: also\n"
          "       a device-to-device buffer copy) in this run, before the kernels, after each and after the last\n"
          "       (the best counts)\n";
   for (const auto& roof : r.roofs) {

@@ -36,8 +36,9 @@ struct Roof {
   int samples = 1;
   double gbps_lowest = 0;
   // Of the best: "triad" (c = a + s*b as the compiler vectorises it),
-  // "triad-256" (in 256-bit vectors), "triad-nt" (non-temporal stores) or
-  // "copy" (a device-to-device buffer copy).
+  // "triad-256" (in 256-bit vectors), "triad-inplace" (c = c + s*b),
+  // "triad-nt" (non-temporal stores) or "copy" (a device-to-device buffer
+  // copy).
   std::string method = "triad";
   std::map<std::string, double> method_gbps;  // the best of each method measured
   // Records a measurement of one method; true if it is the roof's best yet.

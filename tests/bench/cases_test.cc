@@ -54,6 +54,18 @@ TEST(BenchCases, ReadWriteResidualCountsTwice) {
   EXPECT_EQ(c->min_bytes(), hidden * slots * 4 + slots * 4 + 2 * hidden * 4 + 8);
 }
 
+TEST(BenchCases, GatedDeltaNetStepCountsItsStateReadAndWritten) {
+  auto c = bench_case("gated_delta_net_step");
+  ASSERT_TRUE(c);
+  const uint64_t heads = word(*c->buffer(8), 0), key_total = word(*c->buffer(7), 0);
+  const uint64_t state = heads * 128 * 128 * 4;
+  EXPECT_EQ(c->buffer(0)->bytes_read, state);
+  EXPECT_EQ(c->buffer(0)->bytes_written, state);
+  EXPECT_EQ(word(*c->buffer(6), 0), 1u);  // one token: the decode step
+  const uint64_t conv = (2 * key_total + heads * 128) * 4;
+  EXPECT_EQ(c->min_bytes(), 2 * state + conv + 2 * heads * 4 + heads * 128 * 4 + 16);
+}
+
 TEST(BenchCases, MoeCombineResidualCountsOnlyTheExpertsItReads) {
   auto c = bench_case("moe_combine_residual");
   ASSERT_TRUE(c);
@@ -91,13 +103,16 @@ TEST(BenchCases, TwoBitMatvecCountsSixteenWeightsPerWord) {
 }
 
 TEST(BenchCases, InputSetsAreLargerThanTheCacheTogether) {
+  // Four times the cache: twice was not enough on the EPYC VM, whose L3 is
+  // not strictly LRU (a 4 MiB in-place state rotated through 64 MiB ran 20 %
+  // faster than through 128 MiB).
   EXPECT_EQ(input_sets_for(64u << 20, 32u << 20), 2u);
-  EXPECT_EQ(input_sets_for(9u << 20, 32u << 20), 8u);
-  EXPECT_EQ(input_sets_for(1u << 20, 1u << 30), 16u);  // capped
+  EXPECT_EQ(input_sets_for(9u << 20, 32u << 20), 15u);
+  EXPECT_EQ(input_sets_for(1u << 20, 1u << 30), 32u);  // capped
   for (const auto& k : bench_kernels()) {
     auto c = bench_case(k);
     size_t n = input_sets_for(c->set_bytes(), 32u << 20);
-    EXPECT_GE(n * c->set_bytes(), 64u << 20) << k;
+    EXPECT_GE(n * c->set_bytes(), 128u << 20) << k;
   }
 }
 
