@@ -451,7 +451,7 @@ InputSet::~InputSet() {
 size_t input_sets_for(uint64_t set_bytes, uint64_t cache_bytes) {
   if (set_bytes == 0) return 2;
   uint64_t n = (4 * cache_bytes + set_bytes - 1) / set_bytes;
-  return static_cast<size_t>(std::clamp<uint64_t>(n, 2, 32));
+  return static_cast<size_t>(std::clamp<uint64_t>(n, 2, 256));
 }
 
 }  // namespace mslport::bench
