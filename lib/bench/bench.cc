@@ -263,8 +263,8 @@ BenchReport run_bench(const BenchRequest& req) {
   // OpenMP only: OpenMP's swiglu_fused 28 GB/s next to PoCL, 83 GB/s alone.
   // A fixed 250 ms pause was not always enough: three full runs on the H100
   // host each had 1-4 kernels where OpenMP ran 5-10x slower than in the
-  // others (once PoCL 2x too), an OpenMP-only run none, and neither had the
-  // next full run with this pause, which lasts until the workers are idle.
+  // others (once PoCL 2x too); an OpenMP-only run had none, nor did the two
+  // full runs with this pause, which lasts until the workers are idle.
   int busy_pauses = 0;  // pauses that ended with the workers still busy
   auto let_cpu_workers_sleep = [&] {
     if (!wait_until_threads_idle()) ++busy_pauses;
@@ -494,12 +494,7 @@ BenchReport run_bench(const BenchRequest& req) {
         r.gbps_lowest = std::min(r.gbps_lowest, again.gbps);
         for (const auto& [method, gbps] : again.method_gbps)
           r.method_gbps[method] = std::max(r.method_gbps[method], gbps);
-        if (again.gbps > r.gbps) {
-          r.gbps = again.gbps;
-          r.ms = again.ms;
-          r.bytes = again.bytes;
-          r.method = again.method;
-        }
+        r.add(again.method, again.bytes, again.ms);  // the best so far stays, or this one
       }
     }
   };
