@@ -23,7 +23,7 @@ KERNELS = ["feat_simd_sum_divergent", "feat_early_return_simd", "feat_barrier_in
            "feat_dynamic_tg_memory", "feat_uint3_builtins", "feat_dispatch_threads",
            "feat_simd_max_shuffle", "feat_bfloat_io", "feat_half_io", "feat_implicit_buffer_index",
            "feat_constant_struct", "feat_program_constant", "feat_define_macro", "feat_simdgroup_matmul",
-           "feat_simd_lanes_3d"]
+           "feat_simd_lanes_3d", "feat_vector_subscript"]
 
 EXACT = "small integers in float32: every intermediate is exact, so the result must be exact"
 
@@ -352,6 +352,35 @@ def simd_lanes_3d(case, desc, tgs, tptg):
     c.save()
 
 
+def vector_subscript(case, desc, n, tg):
+    k = "feat_vector_subscript"
+    rng = rng_for(k, case)
+    total = n
+    words = u32(rng.integers(0, 1000, size=(total, 4)))
+    sel = u32(rng.integers(0, 2**32, size=total, dtype=np.uint64))
+    i = sel & 3
+    picked = np.zeros(total, dtype=np.uint32)
+    mixed = np.zeros((total, 4), dtype=np.uint32)
+    lane3 = np.zeros(total, dtype=np.float64)
+    for g in range(n):
+        w = [int(v) for v in words[g]]
+        picked[g] = w[i[g]] * 1000 + w[(i[g] + 1) % 4]
+        m = list(w)
+        m[i[g]] = 100 + g
+        m[(i[g] + 2) % 4] += 7
+        mixed[g] = m
+        lane3[g] = w[sel[g] % 3] * 0.5
+    c = Case(k, case, desc)
+    c.threads([total, 1, 1], [tg, 1, 1])
+    c.read(0, "words", words)
+    c.read(1, "sel", sel)
+    c.write(2, "picked", picked, 0, 0, "integer output: exact")
+    c.write(3, "mixed", mixed, 0, 0, "integer output: exact")
+    c.write(4, "lane3", f32(lane3), 0, 0, "integers below 1000 halved: exact in float32")
+    c.read(5, "n", u32([n]))
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -398,3 +427,5 @@ def generate():
     define_macro("small", "n=70, 32-thread groups (last partial)", 70, 32)
     simdgroup_matmul("small", "A 8x8 times B 8x8 (one tile: simdgroup_multiply only)", 8)
     simdgroup_matmul("k32", "A 8x32 times B 32x8 (multiply then three multiply_accumulate)", 32)
+    vector_subscript("small", "dispatchThreads 90 in 32-thread groups (last partial): every index 0-3 "
+                     "and 0-2 taken", 90, 32)

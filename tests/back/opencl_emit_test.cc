@@ -219,6 +219,41 @@ kernel void k(device float* out [[buffer(0)]], device int* io [[buffer(1)]], uin
   EXPECT_LACKS(o.cl, "precise::");
 }
 
+// OpenCL C 1.2 has component selection but no subscript on vectors (`v[i]`
+// is a Clang extension); feat_vector_subscript runs these forms on both
+// backends against golden outputs.
+TEST(OpenClEmit, VariableVectorSubscriptsBecomeSelects) {
+  Out o = emit_metal(R"(
+kernel void k(device uint4* v [[buffer(0)]], device uint* out [[buffer(1)]], device float* f [[buffer(2)]],
+              uint g [[thread_position_in_grid]]) {
+  uint4 m = v[g];
+  const uint i = out[g] & 3u;
+  out[g] = m[i] + v[g][2];
+  m[i] = 9u;
+  m[i] += g;
+  float3 q = float3(f[g]);
+  q[i] = 1;
+  f[g] = q[int(i)];
+  m[i]++;
+  m[out[g]++] = 1u;
+  v[g] = m;
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  for (const char* s : {
+           // read: a select chain, constant index: a component
+           "out[g] = ((i == 0u) ? m.x : (i == 1u) ? m.y : (i == 2u) ? m.z : m.w) + v[g].z;",
+           // written as a statement: the whole vector, lane by lane
+           "m = (uint4)((i == 0u) ? 9u : m.x, (i == 1u) ? 9u : m.y, (i == 2u) ? 9u : m.z, (i == 3u) ? 9u : m.w);",
+           "m = (uint4)((i == 0u) ? m.x + g : m.x, (i == 1u) ? m.y + g : m.y, (i == 2u) ? m.z + g : m.z, "
+           "(i == 3u) ? m.w + g : m.w);",
+           "q = (float3)((i == 0u) ? 1.0f : q.x, (i == 1u) ? 1.0f : q.y, (i == 2u) ? 1.0f : q.z);",
+           "f[g] = ((int)i == 0) ? q.x : ((int)i == 1) ? q.y : q.z;",
+           // increments and impure indices keep the subscript
+           "m[i]++;", "m[out[g]++] = 1u;"})
+    EXPECT_HAS(o.cl, s);
+}
+
 TEST(OpenClEmit, NarrowFloatsAndBoolBuffersUseStorageTypes) {
   Out o = emit_metal(R"(
 kernel void k(device const bfloat* b [[buffer(0)]], device half* h [[buffer(1)]], device bool* f [[buffer(2)]],
