@@ -17,13 +17,14 @@ struct feat_implicit_buffer_index_state {
 void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, float* out, const uint32_t n, const mslport::Geometry& geo, feat_implicit_buffer_index_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    if (!(gid >= n)) {
+  {  // the test at feat_implicit_buffer_index.metal:13:5 as the loop's bounds: only the work-items that pass run
+    const uint32_t mslport_below0 = geo.x_end_below_grid(n);
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
       out[gid] = ((a[gid] * 2.0f) - b[gid]);
     }
   }

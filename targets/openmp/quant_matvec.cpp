@@ -1264,13 +1264,14 @@ struct embed_gather_4bit_state {
 void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const int32_t* token_ids, float* out, const uint32_t n_tokens, const uint32_t hidden_dim, const uint32_t group_size, const mslport::Geometry& geo, embed_gather_4bit_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    if (!(gid >= (n_tokens * hidden_dim))) {
+  {  // the test at quant_matvec.metal:210:5 as the loop's bounds: only the work-items that pass run
+    const uint32_t mslport_below0 = geo.x_end_below_grid(n_tokens * hidden_dim);
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
       const uint32_t t = mslport::udiv(gid, hidden_dim);
       const uint32_t d = gid - (t * hidden_dim);
       const uint32_t v = uint32_t(token_ids[t]);

@@ -17,13 +17,14 @@ struct swiglu_fused_state {
 void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, const uint32_t dim, const mslport::Geometry& geo, swiglu_fused_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-    if (i < dim) {
+  {  // the test at quant_misc.metal:39:5 as the loop's bounds: only the work-items that pass run
+    const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
       const float g = gate[i];
       out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
     }
@@ -70,13 +71,14 @@ struct residual_add_state {
 void residual_add_threadgroup(const float* a, const float* b, float* out, const uint32_t dim, const mslport::Geometry& geo, residual_add_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-    if (!(i >= dim)) {
+  {  // the test at quant_misc.metal:53:5 as the loop's bounds: only the work-items that pass run
+    const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
       out[i] = (b[i] + a[i]);
     }
   }
@@ -122,13 +124,14 @@ struct rms_norm_apply_bf16_state {
 void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, const float* sum_sq, float* out, const uint32_t dim, const float eps, const mslport::Geometry& geo, rms_norm_apply_bf16_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-    if (!(i >= dim)) {
+  {  // the test at quant_misc.metal:69:5 as the loop's bounds: only the work-items that pass run
+    const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
       const float mean_sq = sum_sq[0] / float(dim);
       const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
       out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);

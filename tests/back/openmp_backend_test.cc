@@ -406,6 +406,65 @@ kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buf
   }
 }
 
+TEST(OpenMPBackend, GridPrefixReturnsBecomeLoopBounds) {
+  // `if (gid >= n) return; B` with gid the x position in the grid (scalar
+  // or the .x of the uint3): the loop runs B for x positions below n only
+  // (prefix_guard.h). 3 groups of 8 (a dispatchThreads grid of 21: the last
+  // group has 5), n below, inside, at the end of and past the grid; a second
+  // return keeps the test.
+  Compiled c("grid_prefix", R"(
+kernel void scalar_gid(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                       uint gid [[thread_position_in_grid]]) {
+  if (gid >= n) return;
+  out[gid] = gid * 3u + 1u;
+}
+kernel void vector_gid(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                       uint3 gid [[thread_position_in_grid]]) {
+  if (n <= gid.x) return;
+  out[gid.x + 32u * gid.y] = gid.x + 100u * gid.y;
+}
+kernel void two_returns(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                        uint gid [[thread_position_in_grid]]) {
+  if (gid >= n) return;
+  if (gid == 2u) return;
+  out[gid] = 5u;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  for (const char* k : {"void scalar_gid_threadgroup", "void vector_gid_threadgroup"}) {
+    const size_t at = c.source.find(k);
+    ASSERT_NE(at, std::string::npos);
+    const std::string fn = c.source.substr(at, c.source.find("\n}\n", at) - at);
+    EXPECT_NE(fn.find("geo.x_end_below_grid("), std::string::npos) << fn;
+    EXPECT_EQ(fn.find(">= n"), std::string::npos) << fn;
+    EXPECT_EQ(fn.find("<= "), std::string::npos) << fn;
+  }
+  const size_t two = c.source.find("void two_returns_threadgroup");
+  ASSERT_NE(two, std::string::npos);
+  EXPECT_EQ(c.source.find("x_end_below_grid", two), std::string::npos) << c.source.substr(two);
+  const uint32_t kPoison = 0xdeadbeefu;
+  for (uint32_t n : {0u, 1u, 7u, 8u, 9u, 20u, 21u, 22u, 0xffffffffu}) {
+    mslport_args a{};
+    a.buffers[1] = &n;
+    char msg[512] = {0};
+    std::vector<uint32_t> out(64, kPoison);
+    a.buffers[0] = out.data();
+    mslport_dispatch d{{3, 1, 1}, {8, 1, 1}, {21, 1, 1}};
+    ASSERT_EQ(c.entries.at("scalar_gid")(&a, &d, msg, sizeof msg), 0) << msg;
+    for (uint32_t g = 0; g < 64; ++g) EXPECT_EQ(out[g], g < 21 && g < n ? g * 3 + 1 : kPoison) << "n=" << n << " g=" << g;
+    std::fill(out.begin(), out.end(), kPoison);
+    mslport_dispatch d2{{3, 2, 1}, {8, 1, 1}, {21, 2, 1}};  // rows y = 0, 1
+    ASSERT_EQ(c.entries.at("vector_gid")(&a, &d2, msg, sizeof msg), 0) << msg;
+    for (uint32_t y = 0; y < 2; ++y)
+      for (uint32_t x = 0; x < 32; ++x)
+        EXPECT_EQ(out[x + 32 * y], x < 21 && x < n ? x + 100 * y : kPoison) << "n=" << n << " x=" << x << " y=" << y;
+    std::fill(out.begin(), out.end(), kPoison);
+    ASSERT_EQ(c.entries.at("two_returns")(&a, &d, msg, sizeof msg), 0) << msg;
+    for (uint32_t g = 0; g < 64; ++g)
+      EXPECT_EQ(out[g], g < 21 && g < n && g != 2 ? 5u : kPoison) << "n=" << n << " g=" << g;
+  }
+}
+
 // The work-item loop around `code` (the text from the loop header before it).
 static std::string loop_around(const std::string& src, const std::string& code) {
   const size_t at = src.find(code);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "back/openmp/work_item_loops.h"
 #include "ir/ir.h"
@@ -16,21 +17,30 @@
 namespace mslport::back::openmp {
 
 struct PrefixGuard {
-  // The work-items that pass: flat index (thread_index_in_threadgroup) below
-  // `bound`, or, when !flat, x position (scalar thread_position_in_threadgroup)
-  // below `bound`.
-  bool flat = true;
+  // The index whose prefix passes: the flat index in the threadgroup
+  // (thread_index_in_threadgroup), the x position in it (scalar
+  // thread_position_in_threadgroup), or the x position in the grid (scalar
+  // thread_position_in_grid or the .x of the uint3 one: the group's first x
+  // plus the x position, below 2^32 as the grid is).
+  enum class Index { Flat, X, GridX };
+  Index index = Index::Flat;
   const ir::Expr* bound = nullptr;  // uint, evaluable once per threadgroup
-  const ir::Stmt* body = nullptr;   // the `if`'s then-block
+  std::vector<const ir::Stmt*> body;  // what the passing work-items run
 };
 
 // `s` is `if (id < n) B` or `if (n > id) B` with no else, `id` one of the
-// two builtins above (uint), and `n` made only of literals, uniform
+// indices above (uint), and `n` made only of literals, uniform
 // variables that B does not write and whose address the kernel never takes,
 // threadgroup-uniform builtins, and scalar / struct-field reads of
 // `constant` parameters (read-only: B cannot change them), with no call,
 // memory index or assignment: evaluating it once before the loop gives
 // every work-item the value its own test would read.
 std::optional<PrefixGuard> match_prefix_guard(const ir::Kernel& k, const WorkItemPlan& plan, const ir::Stmt& s);
+
+// The same for a region `if (id >= n) return; B...` (or `n <= id`): the
+// work-items that do not return are the prefix id < n. `region` must have no
+// other return.
+std::optional<PrefixGuard> match_prefix_return(const ir::Kernel& k, const WorkItemPlan& plan,
+                                               const std::vector<const ir::Stmt*>& region);
 
 }  // namespace mslport::back::openmp

@@ -397,6 +397,11 @@ struct Geometry {
     const uint64_t row_start = uint64_t(tg_size.x) * (ly + uint64_t(tg_size.y) * lz);
     return n <= row_start ? 0u : uint32_t(std::min<uint64_t>(tg_size.x, n - row_start));
   }
+  // ... whose x position in the grid (the group's first x plus lx) is below n.
+  uint32_t x_end_below_grid(uint32_t n) const {
+    const uint64_t start = uint64_t(tg_pos.x) * full_size.x;
+    return n <= start ? 0u : uint32_t(std::min<uint64_t>(tg_size.x, n - start));
+  }
 };
 
 inline uint64_t group_count(const mslport_dispatch& d) {
