@@ -367,6 +367,10 @@ kernel void x_prefix(device uint* out [[buffer(0)]], constant uint& n [[buffer(1
                      uint lid [[thread_position_in_threadgroup]], uint tid [[thread_index_in_threadgroup]]) {
   if (n > lid) out[tid] = lid + 100;
 }
+kernel void x3_prefix(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                      uint3 lpos [[thread_position_in_threadgroup]], uint tid [[thread_index_in_threadgroup]]) {
+  if (lpos.x < n) out[tid] = lpos.x + 100;
+}
 kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
                           uint tid [[thread_index_in_threadgroup]]) {
   uint m = n;
@@ -376,6 +380,9 @@ kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buf
   ASSERT_TRUE(c.error.empty()) << c.error;
   ASSERT_NE(c.source.find("lx < geo.x_end_below(ly, lz, mslport_below"), std::string::npos) << c.source;
   ASSERT_NE(c.source.find("lx < std::min(geo.tg_size.x, mslport_below"), std::string::npos) << c.source;
+  const size_t x3 = c.source.find("void x3_prefix_threadgroup");
+  ASSERT_NE(x3, std::string::npos);
+  EXPECT_NE(c.source.find("lx < std::min(geo.tg_size.x, mslport_below", x3), std::string::npos) << c.source.substr(x3);
   const size_t written = c.source.find("void bound_written_threadgroup");
   ASSERT_NE(written, std::string::npos);
   EXPECT_EQ(c.source.find("mslport_below", written), std::string::npos) << c.source.substr(written);
@@ -399,6 +406,10 @@ kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buf
     run3("x_prefix", a, 1, 4, 3, 2);
     for (uint32_t t = 0; t < 24; ++t)
       EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "n=" << n << " t=" << t;
+    std::fill(xo.begin(), xo.end(), kPoison);
+    run3("x3_prefix", a, 1, 4, 3, 2);
+    for (uint32_t t = 0; t < 24; ++t)
+      EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "x3 n=" << n << " t=" << t;
     std::vector<uint32_t> wo(24, kPoison);
     a.buffers[0] = wo.data();
     run3("bound_written", a, 1, 24, 1, 1);

@@ -29,7 +29,7 @@ std::optional<PrefixGuard::Index> thread_index(const Kernel& k, const Expr& e) {
   const Param& p = k.params[ref->index];
   if (p.kind != Param::Kind::Builtin || p.type.is_scalar() == x_of_vector) return {};
   if (p.builtin == BuiltinId::ThreadIndexInThreadgroup && !x_of_vector) return PrefixGuard::Index::Flat;
-  if (p.builtin == BuiltinId::ThreadPositionInThreadgroup && !x_of_vector) return PrefixGuard::Index::X;
+  if (p.builtin == BuiltinId::ThreadPositionInThreadgroup) return PrefixGuard::Index::X;
   if (p.builtin == BuiltinId::ThreadPositionInGrid) return PrefixGuard::Index::GridX;
   return {};
 }

@@ -19,9 +19,9 @@ namespace mslport::back::openmp {
 struct PrefixGuard {
   // The index whose prefix passes: the flat index in the threadgroup
   // (thread_index_in_threadgroup), the x position in it (scalar
-  // thread_position_in_threadgroup), or the x position in the grid (scalar
-  // thread_position_in_grid or the .x of the uint3 one: the group's first x
-  // plus the x position, below 2^32 as the grid is).
+  // thread_position_in_threadgroup or the .x of the uint3 one), or the x
+  // position in the grid (the same for thread_position_in_grid: the group's
+  // first x plus the x position, below 2^32 as the grid is).
   enum class Index { Flat, X, GridX };
   Index index = Index::Flat;
   const ir::Expr* bound = nullptr;  // uint, evaluable once per threadgroup

@@ -43,42 +43,34 @@ std::set<const ir::Expr*> written_vector_subscripts(ir::Kernel& k) {
   return out;
 }
 
-ir::ExprPtr int_literal(const ir::Type& type, int64_t v, const ir::SourceLoc& loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = ir::Expr::Kind::IntLit;
-  e->type = type;
-  e->int_value = v;
-  e->loc = loc;
-  return e;
-}
-
-// index == lane ? v.lane : (rest)
-ir::ExprPtr select_lanes(const ir::Expr& vec, const ir::Expr& index, int lane) {
-  auto pick = make_swizzle(vec.clone(), {lane});
-  if (lane == vec.type.count - 1) return pick;
-  auto cond = std::make_unique<ir::Expr>();
-  cond->kind = ir::Expr::Kind::Binary;
-  cond->binary_op = ir::BinaryOp::Eq;
-  cond->type = ir::Type::scalar_of(ir::ScalarKind::Bool);
-  cond->loc = index.loc;
-  cond->args.push_back(index.clone());
-  cond->args.push_back(int_literal(index.type, lane, index.loc));
-  auto sel = std::make_unique<ir::Expr>();
-  sel->kind = ir::Expr::Kind::Conditional;
-  sel->type = pick->type;
-  sel->loc = vec.loc;
-  sel->args.push_back(std::move(cond));
-  sel->args.push_back(std::move(pick));
-  sel->args.push_back(select_lanes(vec, index, lane + 1));
-  return sel;
-}
-
 ir::ExprPtr make_expr(ir::Expr::Kind kind, const ir::Type& type, const ir::SourceLoc& loc) {
   auto e = std::make_unique<ir::Expr>();
   e->kind = kind;
   e->type = type;
   e->loc = loc;
   return e;
+}
+
+// index == lane, the literal of the index's type.
+ir::ExprPtr is_lane(const ir::Expr& index, int lane) {
+  auto literal = make_expr(ir::Expr::Kind::IntLit, index.type, index.loc);
+  literal->int_value = lane;
+  auto eq = make_expr(ir::Expr::Kind::Binary, ir::Type::scalar_of(ir::ScalarKind::Bool), index.loc);
+  eq->binary_op = ir::BinaryOp::Eq;
+  eq->args.push_back(index.clone());
+  eq->args.push_back(std::move(literal));
+  return eq;
+}
+
+// index == lane ? v.lane : (the same from the next lane on)
+ir::ExprPtr select_lanes(const ir::Expr& vec, const ir::Expr& index, int lane) {
+  auto pick = make_swizzle(vec.clone(), {lane});
+  if (lane == vec.type.count - 1) return pick;
+  auto sel = make_expr(ir::Expr::Kind::Conditional, pick->type, vec.loc);
+  sel->args.push_back(is_lane(index, lane));
+  sel->args.push_back(std::move(pick));
+  sel->args.push_back(select_lanes(vec, index, lane + 1));
+  return sel;
 }
 
 // `v[i] = x` / `v[i] op= x` as a statement -> `v = (T)(...)`, or null when
@@ -106,12 +98,8 @@ ir::ExprPtr assign_whole_vector(const ir::Expr& assign) {
     } else if (!(value.type == lane_type)) {
       fresh = make_cast(lane_type, std::move(fresh));
     }
-    auto cond = make_expr(ir::Expr::Kind::Binary, ir::Type::scalar_of(ir::ScalarKind::Bool), index.loc);
-    cond->binary_op = ir::BinaryOp::Eq;
-    cond->args.push_back(index.clone());
-    cond->args.push_back(int_literal(index.type, lane, index.loc));
     auto pick = make_expr(ir::Expr::Kind::Conditional, lane_type, assign.loc);
-    pick->args.push_back(std::move(cond));
+    pick->args.push_back(is_lane(index, lane));
     pick->args.push_back(std::move(fresh));
     pick->args.push_back(make_swizzle(vec.clone(), {lane}));
     whole->args.push_back(std::move(pick));
