@@ -174,24 +174,21 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     std::cerr << "mslport: error: nothing written to " << targets_dir << "/ (fix the errors above)\n";
     return 1;
   }
-  int written = 0, unchanged = 0;
+  // The changed targets and the stamps, all or none.
+  std::vector<std::pair<std::string, std::string>> changed;
+  int unchanged = 0;
   for (auto& [rel, content] : files) {
     fs::path p = fs::path(targets_dir) / rel;
     fs::create_directories(p.parent_path());
     std::string old;
-    if (read_file(p.string(), &old) && old == content) {
-      ++unchanged;
-      continue;
-    }
-    if (!write_file_atomic(p.string(), content, &err)) {
-      std::cerr << "mslport: error: " << err << "\n";
-      return 1;
-    }
-    ++written;
+    if (read_file(p.string(), &old) && old == content) ++unchanged;
+    else changed.emplace_back(p.string(), content);
   }
+  const int written = static_cast<int>(changed.size());
   std::string stamps;
   for (auto& [src, stamp] : new_stamps) stamps += stamp + " " + src + "\n";
-  if (!write_file_atomic(stamp_path.string(), stamps, &err)) {
+  changed.emplace_back(stamp_path.string(), stamps);
+  if (!write_files_atomic(changed, &err)) {
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }

@@ -39,7 +39,7 @@ int run_translate(const std::string& file, const std::string& target, const std:
     std::string inc = "#include \"" + t.stem + ".h\"";
     auto pos = cpp.find(inc);
     if (pos != std::string::npos) cpp.replace(pos, inc.size(), "#include \"" + header.filename().string() + "\"");
-    if (!write_file_atomic(header.string(), t.header, &err) || !write_file_atomic(out.string(), cpp, &err)) {
+    if (!write_files_atomic({{header.string(), t.header}, {out.string(), cpp}}, &err)) {
       std::cerr << "mslport: error: " << err << "\n";
       return 1;
     }
@@ -51,7 +51,7 @@ int run_translate(const std::string& file, const std::string& target, const std:
   }
   std::string err;
   fs::path bindings = fs::path(output).replace_extension(".bindings.json");
-  if (!write_file_atomic(output, t.cl, &err) || !write_file_atomic(bindings.string(), t.bindings, &err)) {
+  if (!write_files_atomic({{output, t.cl}, {bindings.string(), t.bindings}}, &err)) {
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }

@@ -84,15 +84,12 @@ bool write_emitted(const Translation& t, const std::string& dir, runtime::Emitte
   files->source = t.source;
   if (!t.cpp.empty()) {
     files->cpp = (d / (t.stem + ".cpp")).string();
-    if (!write_file_atomic((d / (t.stem + ".h")).string(), t.header, error) ||
-        !write_file_atomic(files->cpp, t.cpp, error))
-      return false;
+    if (!write_files_atomic({{(d / (t.stem + ".h")).string(), t.header}, {files->cpp, t.cpp}}, error)) return false;
   }
   if (!t.cl.empty()) {
     files->cl = (d / (t.stem + ".cl")).string();
     files->bindings = (d / (t.stem + ".bindings.json")).string();
-    if (!write_file_atomic(files->cl, t.cl, error) || !write_file_atomic(files->bindings, t.bindings, error))
-      return false;
+    if (!write_files_atomic({{files->cl, t.cl}, {files->bindings, t.bindings}}, error)) return false;
   }
   return true;
 }

@@ -4,13 +4,17 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 namespace mslport {
 
-bool write_file_atomic(const std::string& path, const std::string& content, std::string* error) {
+namespace {
+
+// Writes `content` to a new temporary file beside `path` and flushes it.
+bool write_temp(const std::string& path, const std::string& content, std::string* tmp_out, std::string* error) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
@@ -36,10 +40,57 @@ bool write_file_atomic(const std::string& path, const std::string& content, std:
     ::unlink(tmp.c_str());
     return false;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (error) *error = "cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno);
-    ::unlink(tmp.c_str());
+  *tmp_out = tmp;
+  return true;
+}
+
+// A destination rename(2) would refuse: a directory, or a missing folder.
+bool check_destination(const std::string& path, std::string* error) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (error) *error = "'" + path + "' is a directory, not a file path";
     return false;
+  }
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (error) *error = "cannot write '" + path + "': no directory '" + dir + "'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool write_file_atomic(const std::string& path, const std::string& content, std::string* error) {
+  return write_files_atomic({{path, content}}, error);
+}
+
+bool write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files, std::string* error) {
+  for (const auto& f : files)
+    if (!check_destination(f.first, error)) return false;
+  std::vector<std::string> temps;
+  auto drop_temps = [&](size_t from) {
+    for (size_t i = from; i < temps.size(); ++i) ::unlink(temps[i].c_str());
+  };
+  for (const auto& f : files) {
+    std::string tmp;
+    if (!write_temp(f.first, f.second, &tmp, error)) {
+      drop_temps(0);
+      return false;
+    }
+    temps.push_back(tmp);
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      if (error)
+        *error = "cannot rename '" + temps[i] + "' to '" + files[i].first + "': " + std::strerror(errno) +
+                 (i ? " (" + std::to_string(i) + " of the " + std::to_string(files.size()) +
+                          " files were already replaced)"
+                    : "");
+      drop_temps(i);
+      return false;
+    }
   }
   return true;
 }
