@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "runtime/check_emitted.h"
 
 #include <filesystem>
@@ -68,6 +69,15 @@ int check_emitted(const CheckRequest& req, bool failed) {
   for (auto& e : load_errors) std::cerr << e.file << ": error: " << e.message << "\n";
   std::vector<Executor*> raw;
   for (auto& e : executors) raw.push_back(e.get());
+  // A --kernel that names nothing would otherwise check nothing and pass.
+  for (const auto& k : req.kernels) {
+    bool known = std::any_of(raw.begin(), raw.end(), [&](const Executor* e) { return e->has_kernel(k); }) ||
+                 std::any_of(cases.begin(), cases.end(), [&](const GoldenCase& c) { return c.kernel == k; });
+    if (!known) {
+      std::cerr << "mslport: error: --kernel " << k << ": no kernel or golden case of that name\n";
+      failed = true;
+    }
+  }
   auto results = run_cases(cases, req.targets, raw, req.kernels);
   // Findings once per kind and source-line pair, over all cases.
   std::vector<Finding> findings;
