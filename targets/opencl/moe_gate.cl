@@ -138,6 +138,14 @@ bool mslport_threadgroup_any(int v, __local uint* scratch) {
   return r;
 }
 
+// A hint: bring the line holding *p into L2 (raise/prefetch_strided_loads.cc). On
+// NVIDIA (MSLPORT_NV_SHFL, defined there by the runtime) a PTX prefetch; elsewhere nothing.
+#ifdef MSLPORT_NV_SHFL
+#define mslport_prefetch_l2(p) __asm__ __volatile__("prefetch.global.L2 [%0];" : : "l"(p))
+#else
+#define mslport_prefetch_l2(p) ((void)(p))
+#endif
+
 __constant uint MAX_TOP_K = 8u;
 
 __kernel void moe_gate(
@@ -227,6 +235,9 @@ __kernel void moe_gate(
       row = router_weights + e * *hidden_dim;
       dot = 0.0f;
       for (uint d = lane; d < *hidden_dim; d += 32u) {
+        if (d + 32u < *hidden_dim) {
+          mslport_prefetch_l2(&row[d + 32u]);
+        }
         dot = fma(h[d], row[d], dot);
       }
     }

@@ -141,6 +141,14 @@ uint mslport_udiv(uint n, uint4 r) {
   return r.w == 0u ? 0xffffffffu : q;
 }
 
+// A hint: bring the line holding *p into L2 (raise/prefetch_strided_loads.cc). On
+// NVIDIA (MSLPORT_NV_SHFL, defined there by the runtime) a PTX prefetch; elsewhere nothing.
+#ifdef MSLPORT_NV_SHFL
+#define mslport_prefetch_l2(p) __asm__ __volatile__("prefetch.global.L2 [%0];" : : "l"(p))
+#else
+#define mslport_prefetch_l2(p) ((void)(p))
+#endif
+
 uint3 mslport_thread_position_in_grid(uint4 grid) {
   return (uint3)((uint)get_global_id(0), (uint)get_global_id(1), (uint)get_global_id(2));
 }
@@ -201,6 +209,9 @@ __kernel void dequant_matvec_4bit_v3(
     acc = 0.0f;
     const uint4 mslport_div_words_per_group = mslport_udiv_prepare(words_per_group);
     for (uint c = lane; c < words; c += 32u) {
+      if (c + 32u < words) {
+        mslport_prefetch_l2(&wr[c + 32u]);
+      }
       const uint g = mslport_udiv(c, mslport_div_words_per_group);
       const uint word = wr[c];
       const uint base = c << 3;
@@ -281,6 +292,9 @@ __kernel void dequant_matvec_8bit_v3(
     acc = 0.0f;
     const uint4 mslport_div_words_per_group = mslport_udiv_prepare(words_per_group);
     for (uint c = lane; c < words; c += 32u) {
+      if (c + 32u < words) {
+        mslport_prefetch_l2(&wr[c + 32u]);
+      }
       const uint g = mslport_udiv(c, mslport_div_words_per_group);
       const uint word = wr[c];
       const uint base = c << 2;

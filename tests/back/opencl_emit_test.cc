@@ -254,6 +254,42 @@ kernel void k(device uint4* v [[buffer(0)]], device uint* out [[buffer(1)]], dev
     EXPECT_HAS(o.cl, s);
 }
 
+// raise/prefetch_strided_loads.cc: a loop stepping by the SIMD width over a
+// __global buffer prefetches the next iteration's element; other loops not.
+TEST(OpenClEmit, SimdStridedLoopsPrefetchTheNextElement) {
+  Out o = emit_metal(R"(
+kernel void k(device const uint* w [[buffer(0)]], device const float* x [[buffer(1)]],
+              device float* out [[buffer(2)]], constant uint& n [[buffer(3)]],
+              uint lane [[thread_index_in_simdgroup]], uint row [[threadgroup_position_in_grid]],
+              uint tid [[thread_index_in_threadgroup]]) {
+  threadgroup float sh[256];
+  device const uint* w_row = w + row * n;
+  float acc = 0;
+  for (uint c = lane; c < n; c += 32) acc += float(w_row[c]) * x[row + c];
+  for (uint i = tid; i < n; i += 256) acc += x[i];
+  for (uint j = lane; j < n; j += 32) { acc += x[j]; if (acc > 1e9f) break; }
+  for (uint m = lane; m < n; m += 32) { acc += x[m]; m += 1; }
+  for (int s = int(lane); s < int(n); s += 32) acc += x[s];
+  sh[tid] = acc;
+  for (uint t = lane; t < 256; t += 32) acc += sh[t];
+  out[row * 256 + tid] = acc;
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "  for (uint c = lane; c < *n; c += 32u) {\n    if (c + 32u < *n) {\n"
+                   "      mslport_prefetch_l2(&w_row[c + 32u]);\n      mslport_prefetch_l2(&x[row + (c + 32u)]);\n"
+                   "    }\n    acc += ");
+  EXPECT_HAS(o.cl, "#define mslport_prefetch_l2(p) __asm__ __volatile__(\"prefetch.global.L2 [%0];\"");
+  // threadgroup-strided, a loop that may break, one that writes its
+  // variable, a signed variable, threadgroup memory: no hint
+  for (const char* v : {"&x[i", "&x[j", "&x[m", "&x[s", "&sh["}) EXPECT_LACKS(o.cl, v);
+  size_t hints = 0;
+  for (size_t at = o.cl.find("mslport_prefetch_l2(&"); at != std::string::npos;
+       at = o.cl.find("mslport_prefetch_l2(&", at + 1))
+    ++hints;
+  EXPECT_EQ(hints, 2u) << o.cl;
+}
+
 TEST(OpenClEmit, NarrowFloatsAndBoolBuffersUseStorageTypes) {
   Out o = emit_metal(R"(
 kernel void k(device const bfloat* b [[buffer(0)]], device half* h [[buffer(1)]], device bool* f [[buffer(2)]],

@@ -168,6 +168,14 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  const uint q = (t + ((n - t) >> r.y)) >> r.z;\n"
        "  return r.w == 0u ? 0xffffffffu : q;\n"
        "}\n"},
+      {"mslport_prefetch_l2", {},
+       "// A hint: bring the line holding *p into L2 (raise/prefetch_strided_loads.cc). On\n"
+       "// NVIDIA (MSLPORT_NV_SHFL, defined there by the runtime) a PTX prefetch; elsewhere nothing.\n"
+       "#ifdef MSLPORT_NV_SHFL\n"
+       "#define mslport_prefetch_l2(p) __asm__ __volatile__(\"prefetch.global.L2 [%0];\" : : \"l\"(p))\n"
+       "#else\n"
+       "#define mslport_prefetch_l2(p) ((void)(p))\n"
+       "#endif\n"},
       {"mslport_umod", {"mslport_udiv"},
        "uint mslport_umod(uint n, uint4 r) { return r.w == 0u ? n : n - mslport_udiv(n, r) * r.w; }\n"},
   };

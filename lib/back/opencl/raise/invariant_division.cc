@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
+#include "back/opencl/raise/loop_invariance.h"
 #include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
@@ -25,82 +26,6 @@ namespace {
 
 using ir::Expr;
 using ir::Stmt;
-
-const Expr& strip_casts(const Expr& e) { return e.kind == Expr::Kind::Cast ? strip_casts(*e.args[0]) : e; }
-
-bool is_loop(const Stmt& s) {
-  return s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While || s.kind == Stmt::Kind::DoWhile;
-}
-
-// Variables and parameters a statement tree declares or writes.
-struct Writes {
-  std::set<int> vars, params;
-};
-
-void note_writes(const Stmt& loop, Writes& w) {
-  for (int v : ir::vars_written(loop)) w.vars.insert(v);
-  ir::walk_stmt_exprs(loop, [&](const Expr& e) {
-    const bool writes = e.kind == Expr::Kind::Assign ||
-                        (e.kind == Expr::Kind::Unary &&
-                         (e.unary_op == ir::UnaryOp::PreInc || e.unary_op == ir::UnaryOp::PreDec ||
-                          e.unary_op == ir::UnaryOp::PostInc || e.unary_op == ir::UnaryOp::PostDec));
-    if (writes && e.args[0]->kind == Expr::Kind::ParamRef) w.params.insert(e.args[0]->index);
-    // Taking an address lets the loop write the variable through a pointer.
-    if (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf) {
-      const Expr* x = e.args[0].get();
-      while (x->kind == Expr::Kind::Index || x->kind == Expr::Kind::Member || x->kind == Expr::Kind::Swizzle)
-        x = x->args[0].get();
-      if (x->kind == Expr::Kind::VarRef) w.vars.insert(x->index);
-      if (x->kind == Expr::Kind::ParamRef) w.params.insert(x->index);
-    }
-    return true;
-  });
-}
-
-// A kernel argument pointing to __constant memory (always bound, and
-// nothing writes what it points to).
-bool constant_argument(const Expr& p) {
-  const Expr& x = strip_casts(p);
-  return x.kind == Expr::Kind::ParamRef && x.type.is_pointer() && x.type.space == ir::AddressSpace::Constant;
-}
-
-// `e` has the same value everywhere in a loop that writes `w`, and can be
-// evaluated before the loop without effects or traps.
-bool invariant(const Expr& e, const Writes& w) {
-  using K = Expr::Kind;
-  auto all_args = [&] {
-    for (auto& a : e.args)
-      if (!invariant(*a, w)) return false;
-    return true;
-  };
-  switch (e.kind) {
-    case K::IntLit: case K::BoolLit: case K::FloatLit: case K::GlobalConstRef: return true;
-    case K::VarRef: return !w.vars.count(e.index);
-    case K::ParamRef: return !w.params.count(e.index);
-    case K::Cast: case K::Swizzle: return all_args();
-    case K::Unary:
-      switch (e.unary_op) {
-        case ir::UnaryOp::Neg: case ir::UnaryOp::Plus: case ir::UnaryOp::Not: case ir::UnaryOp::BitNot:
-          return all_args();
-        case ir::UnaryOp::Deref: return constant_argument(*e.args[0]) && all_args();
-        default: return false;
-      }
-    case K::Member:
-      return (!e.arrow || constant_argument(*e.args[0])) && all_args();
-    case K::Binary:
-      switch (e.binary_op) {
-        case ir::BinaryOp::Comma: return false;
-        case ir::BinaryOp::Div: case ir::BinaryOp::Rem: {
-          const Expr& d = strip_casts(*e.args[1]);
-          if (d.kind != K::IntLit || d.int_value == 0) return false;
-          return all_args();
-        }
-        default: return all_args();
-      }
-    case K::Conditional: return all_args();
-    default: return false;  // calls, loads from memory a kernel may write, assignments, ...
-  }
-}
 
 bool same_expr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.int_value != b.int_value ||

@@ -38,6 +38,8 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
     raise_vectors(ctx, k);
     // Last: it moves divisors in front of loops as the earlier steps left them.
     raise_invariant_division(ctx, k);
+    // After invariant_division: it reads the loops' bounds and steps as they end up.
+    raise_prefetch_strided_loads(ctx, k);
   }
   // After every kernel's memory_types, which reads the Metal field types.
   raise_struct_and_constant_types(ctx);

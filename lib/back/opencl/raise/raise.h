@@ -54,6 +54,9 @@ void raise_vectors(RaiseContext& ctx, ir::Kernel& k);
 // Unsigned divisions by a divisor a loop does not change -> a reciprocal
 // prepared before the loop (prelude helpers).
 void raise_invariant_division(RaiseContext& ctx, ir::Kernel& k);
+// Thread-strided loops reading a __global buffer at the loop variable ask
+// for the next iteration's element first (an L2 prefetch on NVIDIA).
+void raise_prefetch_strided_loads(RaiseContext& ctx, ir::Kernel& k);
 // Struct layouts: explicit padding where OpenCL's natural layout differs.
 bool raise_struct_layout(RaiseContext& ctx);
 // Program-scope constants: initialisers that are OpenCL constant expressions.
