@@ -44,6 +44,34 @@ ExprPtr make_float(double v, ir::SourceLoc loc) {
   return e;
 }
 
+ExprPtr make_conditional(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Conditional;
+  e->type = then_value->type;
+  e->loc = then_value->loc;
+  e->args.push_back(std::move(cond));
+  e->args.push_back(std::move(then_value));
+  e->args.push_back(std::move(else_value));
+  return e;
+}
+
+ExprPtr make_index(ExprPtr base, ExprPtr index, ir::Type element) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Index;
+  e->type = std::move(element);
+  e->loc = base->loc;
+  e->args.push_back(std::move(base));
+  e->args.push_back(std::move(index));
+  return e;
+}
+
+ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, ir::Type element) {
+  ir::Type type = pointer->type;
+  ir::SourceLoc loc = pointer->loc;
+  return ir::make_unary(ir::UnaryOp::AddrOf, std::move(type), make_index(std::move(pointer), std::move(index), std::move(element)),
+                        std::move(loc));
+}
+
 void rewrite_expr(ExprPtr& slot, const ExprRewrite& f) {
   if (!slot) return;
   for (auto& a : slot->args) rewrite_expr(a, f);

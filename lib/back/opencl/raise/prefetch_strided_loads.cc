@@ -129,56 +129,24 @@ struct Prefetcher {
     if (w.vars.count(v) || !invariant(n, w) || !invariant(step, w)) return;
     // v + C, the next iteration's v
     auto next = [&] {
-      auto e = std::make_unique<Expr>();
-      e->kind = Expr::Kind::Binary;
-      e->binary_op = ir::BinaryOp::Add;
-      e->type = loop.expr->args[0]->type;
-      e->loc = loop.step->loc;
-      e->args.push_back(ir::make_var_ref(k, v, loop.step->loc));
-      e->args.push_back(step.clone());
-      return e;
+      return ir::make_binary(ir::BinaryOp::Add, loop.expr->args[0]->type, ir::make_var_ref(k, v, loop.step->loc),
+                         step.clone(), loop.step->loc);
     };
     std::vector<ir::StmtPtr> hints;
     for (const Expr* read : strided_reads(*loop.body, v, w)) {
       bool ok = false;
       const Expr* offset = offset_of(*read->args[1], v, w, &ok);
       ir::ExprPtr index = next();
-      if (offset) {
-        auto sum = std::make_unique<Expr>();
-        sum->kind = Expr::Kind::Binary;
-        sum->binary_op = ir::BinaryOp::Add;
-        sum->type = read->args[1]->type;
-        sum->loc = read->loc;
-        sum->args.push_back(offset->clone());
-        sum->args.push_back(std::move(index));
-        index = std::move(sum);
-      }
-      auto element = std::make_unique<Expr>();
-      element->kind = Expr::Kind::Index;
-      element->type = read->type;
-      element->loc = read->loc;
-      element->args.push_back(read->args[0]->clone());
-      element->args.push_back(std::move(index));
-      auto address = std::make_unique<Expr>();
-      address->kind = Expr::Kind::Unary;
-      address->unary_op = ir::UnaryOp::AddrOf;
-      address->type = read->args[0]->type;
-      address->loc = read->loc;
-      address->args.push_back(std::move(element));
+      if (offset) index = ir::make_binary(ir::BinaryOp::Add, read->args[1]->type, offset->clone(), std::move(index), read->loc);
       std::vector<ir::ExprPtr> args;
-      args.push_back(std::move(address));
+      args.push_back(make_address_of_element(read->args[0]->clone(), std::move(index), read->type));
       hints.push_back(
           ir::make_expr_stmt(make_call("mslport_prefetch_l2", ir::Type::void_type(), std::move(args), read->loc)));
     }
     if (hints.empty()) return;
     // if (v + C < N) { the hints }
-    auto in_range = std::make_unique<Expr>();
-    in_range->kind = Expr::Kind::Binary;
-    in_range->binary_op = ir::BinaryOp::Lt;
-    in_range->type = ir::Type::scalar_of(ir::ScalarKind::Bool);
-    in_range->loc = loop.expr->loc;
-    in_range->args.push_back(next());
-    in_range->args.push_back(n.clone());
+    auto in_range =
+        ir::make_binary(ir::BinaryOp::Lt, ir::Type::scalar_of(ir::ScalarKind::Bool), next(), n.clone(), loop.expr->loc);
     auto guarded = ir::make_if(std::move(in_range), ir::make_block(std::move(hints), loop.loc), nullptr, loop.loc);
     ctx.prelude.require("mslport_prefetch_l2");
     if (loop.body->kind != Stmt::Kind::Block) {

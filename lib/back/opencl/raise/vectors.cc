@@ -43,34 +43,17 @@ std::set<const ir::Expr*> written_vector_subscripts(ir::Kernel& k) {
   return out;
 }
 
-ir::ExprPtr make_expr(ir::Expr::Kind kind, const ir::Type& type, const ir::SourceLoc& loc) {
-  auto e = std::make_unique<ir::Expr>();
-  e->kind = kind;
-  e->type = type;
-  e->loc = loc;
-  return e;
-}
-
 // index == lane, the literal of the index's type.
 ir::ExprPtr is_lane(const ir::Expr& index, int lane) {
-  auto literal = make_expr(ir::Expr::Kind::IntLit, index.type, index.loc);
-  literal->int_value = lane;
-  auto eq = make_expr(ir::Expr::Kind::Binary, ir::Type::scalar_of(ir::ScalarKind::Bool), index.loc);
-  eq->binary_op = ir::BinaryOp::Eq;
-  eq->args.push_back(index.clone());
-  eq->args.push_back(std::move(literal));
-  return eq;
+  return ir::make_binary(ir::BinaryOp::Eq, ir::Type::scalar_of(ir::ScalarKind::Bool), index.clone(),
+                     ir::make_int(index.type, lane, index.loc), index.loc);
 }
 
 // index == lane ? v.lane : (the same from the next lane on)
 ir::ExprPtr select_lanes(const ir::Expr& vec, const ir::Expr& index, int lane) {
   auto pick = make_swizzle(vec.clone(), {lane});
   if (lane == vec.type.count - 1) return pick;
-  auto sel = make_expr(ir::Expr::Kind::Conditional, pick->type, vec.loc);
-  sel->args.push_back(is_lane(index, lane));
-  sel->args.push_back(std::move(pick));
-  sel->args.push_back(select_lanes(vec, index, lane + 1));
-  return sel;
+  return make_conditional(is_lane(index, lane), std::move(pick), select_lanes(vec, index, lane + 1));
 }
 
 // `v[i] = x` / `v[i] op= x` as a statement -> `v = (T)(...)`, or null when
@@ -86,28 +69,19 @@ ir::ExprPtr assign_whole_vector(const ir::Expr& assign) {
   if (!is_pure(vec) || !is_pure(index) || !is_pure(value) || !value.type.is_scalar()) return nullptr;
   // `ilane += 0.5f` converts after the addition; only same-typed op= is kept.
   if (assign.assign_op && !(value.type == lane_type)) return nullptr;
-  auto whole = make_expr(ir::Expr::Kind::VectorConstruct, vec.type, assign.loc);
+  auto whole = std::make_unique<ir::Expr>();
+  whole->kind = ir::Expr::Kind::VectorConstruct;
+  whole->type = vec.type;
+  whole->loc = assign.loc;
   for (int lane = 0; lane < vec.type.count; ++lane) {
     ir::ExprPtr fresh = value.clone();
-    if (assign.assign_op) {
-      auto op = make_expr(ir::Expr::Kind::Binary, lane_type, assign.loc);
-      op->binary_op = *assign.assign_op;
-      op->args.push_back(make_swizzle(vec.clone(), {lane}));
-      op->args.push_back(std::move(fresh));
-      fresh = std::move(op);
-    } else if (!(value.type == lane_type)) {
+    if (assign.assign_op)
+      fresh = ir::make_binary(*assign.assign_op, lane_type, make_swizzle(vec.clone(), {lane}), std::move(fresh), assign.loc);
+    else if (!(value.type == lane_type))
       fresh = make_cast(lane_type, std::move(fresh));
-    }
-    auto pick = make_expr(ir::Expr::Kind::Conditional, lane_type, assign.loc);
-    pick->args.push_back(is_lane(index, lane));
-    pick->args.push_back(std::move(fresh));
-    pick->args.push_back(make_swizzle(vec.clone(), {lane}));
-    whole->args.push_back(std::move(pick));
+    whole->args.push_back(make_conditional(is_lane(index, lane), std::move(fresh), make_swizzle(vec.clone(), {lane})));
   }
-  auto out = make_expr(ir::Expr::Kind::Assign, vec.type, assign.loc);
-  out->args.push_back(vec.clone());
-  out->args.push_back(std::move(whole));
-  return out;
+  return ir::make_assign(vec.clone(), std::move(whole), assign.loc);
 }
 
 }  // namespace
