@@ -54,11 +54,7 @@ std::string float_spelling(double v) {
 bool has_side_effects(const ir::Expr& e) {
   bool found = false;
   ir::walk_exprs(e, [&](const ir::Expr& x) {
-    if (x.kind == ir::Expr::Kind::Assign || x.kind == ir::Expr::Kind::Collective ||
-        (x.kind == ir::Expr::Kind::Unary &&
-         (x.unary_op == ir::UnaryOp::PreInc || x.unary_op == ir::UnaryOp::PreDec ||
-          x.unary_op == ir::UnaryOp::PostInc || x.unary_op == ir::UnaryOp::PostDec)))
-      found = true;
+    if (ir::writes_operand(x) || x.kind == ir::Expr::Kind::Collective) found = true;
     return !found;
   });
   return found;

@@ -301,10 +301,16 @@ int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
   return (int)k.vars.size() - 1;
 }
 
+bool is_increment(UnaryOp op) {
+  return op == UnaryOp::PreInc || op == UnaryOp::PreDec || op == UnaryOp::PostInc || op == UnaryOp::PostDec;
+}
+
+bool writes_operand(const Expr& e) {
+  return e.kind == Expr::Kind::Assign || (e.kind == Expr::Kind::Unary && is_increment(e.unary_op));
+}
+
 int written_variable(const Expr& e) {
-  bool incdec = e.kind == Expr::Kind::Unary && (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec ||
-                                                e.unary_op == UnaryOp::PostInc || e.unary_op == UnaryOp::PostDec);
-  if (e.kind != Expr::Kind::Assign && !incdec) return -1;
+  if (!writes_operand(e)) return -1;
   const Expr* t = e.args[0].get();
   while (t->kind == Expr::Kind::Index || t->kind == Expr::Kind::Member || t->kind == Expr::Kind::Swizzle) {
     if ((t->kind == Expr::Kind::Index && t->args[0]->type.is_pointer()) ||

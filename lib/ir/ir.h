@@ -344,6 +344,10 @@ StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
 
+// ++ and -- (pre or post): the unary operators that write their operand.
+bool is_increment(UnaryOp op);
+// An assignment (plain or compound) or ++/--: writes args[0].
+bool writes_operand(const Expr& e);
 // For an assignment or ++/-- expression: the variable it writes (a store to
 // an element or field of a private variable writes that variable), or -1
 // when it writes memory through a pointer or is not a write at all.

@@ -41,8 +41,7 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
       collect(*e.args[1], acc);
       return;
     case Expr::Kind::Unary:
-      if (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec || e.unary_op == UnaryOp::PostInc ||
-          e.unary_op == UnaryOp::PostDec) {
+      if (ir::is_increment(e.unary_op)) {
         collect(*e.args[0], acc, true, true);
         return;
       }

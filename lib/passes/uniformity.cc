@@ -156,9 +156,7 @@ struct Analyzer {
       if (x.kind == Expr::Kind::Assign) {
         target = x.args[0].get();
         value = join(value, info.expr(k, *x.args[1]));
-      } else if (x.kind == Expr::Kind::Unary &&
-                 (x.unary_op == UnaryOp::PreInc || x.unary_op == UnaryOp::PreDec ||
-                  x.unary_op == UnaryOp::PostInc || x.unary_op == UnaryOp::PostDec)) {
+      } else if (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op)) {
         target = x.args[0].get();
       }
       // Element/field stores into a private variable change the variable.

@@ -1,6 +1,6 @@
-#include <algorithm>
 #include "runtime/check_emitted.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>

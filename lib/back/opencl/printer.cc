@@ -153,11 +153,7 @@ class Printer {
       return e && e->kind == Expr::Kind::VarRef ? e->index : -1;
     };
     ir::walk_stmt_exprs(*k.body, [&](const Expr& e) {
-      using U = ir::UnaryOp;
-      if (e.kind == Expr::Kind::Assign) mutated_.insert(root_var(e.args[0].get()));
-      if (e.kind == Expr::Kind::Unary && (e.unary_op == U::PreInc || e.unary_op == U::PreDec ||
-                                          e.unary_op == U::PostInc || e.unary_op == U::PostDec ||
-                                          e.unary_op == U::AddrOf))
+      if (ir::writes_operand(e) || (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf))
         mutated_.insert(root_var(e.args[0].get()));
       return true;
     });

@@ -210,9 +210,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Unary: {
       const Expr& a = *e.args[0];
       if (e.unary_op == UnaryOp::AddrOf) use_ = 3;
-      if (e.unary_op == UnaryOp::PreInc || e.unary_op == UnaryOp::PreDec || e.unary_op == UnaryOp::PostInc ||
-          e.unary_op == UnaryOp::PostDec)
-        use_ = 2;
+      if (ir::is_increment(e.unary_op)) use_ = 2;
       switch (e.unary_op) {
         case UnaryOp::PostInc: return sub(a) + "++";
         case UnaryOp::PostDec: return sub(a) + "--";

@@ -92,8 +92,8 @@ class KernelEmitter {
   void wi_region_loops(const std::vector<const Stmt*>& stmts);
   // `if (tid < n) B` as a whole region: a loop over the passing work-items
   // running B (prefix_guard.h). False, emitting nothing, when `g` is empty
-  // or its body needs the test; `test` is the statement with the test.
-  bool prefix_guarded_loop(const std::optional<PrefixGuard>& g, const Stmt& test);
+  // or its body needs the test.
+  bool prefix_guarded_loop(const std::optional<PrefixGuard>& g);
   // eliminate_returns' `alive` flags are kept per work-item across loops:
   // the threadgroup function also keeps `mslport_all_alive`.
   bool tracks_all_alive() const {
@@ -650,7 +650,7 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
   bool has_return = false;
   for (auto* s : stmts) has_return = has_return || passes::contains_return(*s);
   if (!has_return) {
-    if (stmts.size() == 1 && prefix_guarded_loop(match_prefix_guard(k_, plan_, *stmts[0]), *stmts[0])) return;
+    if (stmts.size() == 1 && prefix_guarded_loop(match_prefix_guard(k_, plan_, *stmts[0]))) return;
     work_item_loop(stmts, [&] {
       for (auto* s : stmts) wi_stmt(*s);
     });
@@ -666,7 +666,7 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
     });
     guards += is_guard_return(*s);
   }
-  if (returns == 1 && guards == 1 && prefix_guarded_loop(match_prefix_return(k_, plan_, stmts), *stmts[0])) return;
+  if (returns == 1 && guards == 1 && prefix_guarded_loop(match_prefix_return(k_, plan_, stmts))) return;
   if (returns == guards) {
     returns_if_converted_ = true;
     work_item_loop(stmts, [&] {
@@ -689,26 +689,27 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
   line("  mslport_work_item(lx + geo.tg_size.x * (ly + geo.tg_size.y * lz), lx, ly, lz);");
 }
 
-bool KernelEmitter::prefix_guarded_loop(const std::optional<PrefixGuard>& g, const Stmt& test) {
+bool KernelEmitter::prefix_guarded_loop(const std::optional<PrefixGuard>& g) {
   if (san_ || !g) return false;  // the checker sees every work-item's test
   const std::vector<const Stmt*>& body = g->body;
   // SIMD lanes want work_item_loop's per-SIMD-group copy; eliminate_returns'
   // flag wants its two copies: both keep the test.
   if ((tracks_all_alive() && reads_var(body, alive_var_)) || uses_simd_lanes(body)) return false;
-  line_directive(test.loc);
+  const SourceLoc& at = g->test->loc;
+  line_directive(at);
   const std::string n = "mslport_below" + std::to_string(counter_++);
-  line("{  // the test at " + loc_string(test.loc) + " as the loop's bounds: only the work-items that pass run");
+  line("{  // the test at " + loc_string(at) + " as the loop's bounds: only the work-items that pass run");
   ++indent_;
-  std::string end;
+  std::string value = ex(*g->bound, false), end;
   switch (g->index) {
     case PrefixGuard::Index::Flat: end = "geo.x_end_below(ly, lz, " + n + ")"; break;
     case PrefixGuard::Index::X: end = "std::min(geo.tg_size.x, " + n + ")"; break;
-    case PrefixGuard::Index::GridX: end = n; break;  // the same for every row: computed once
+    case PrefixGuard::Index::GridX:  // the same for every row: computed once
+      value = "geo.x_end_below_grid(" + value + ")";
+      end = n;
+      break;
   }
-  line("const uint32_t " + n + " = " +
-       (g->index == PrefixGuard::Index::GridX ? "geo.x_end_below_grid(" + ex(*g->bound, false) + ")"
-                                               : ex(*g->bound, false)) +
-       ";");
+  line("const uint32_t " + n + " = " + value + ";");
   open_work_item_loop(body, {}, true, end);
   for (auto* b : body) wi_stmt(*b);
   close_work_item_loop();

@@ -77,8 +77,9 @@ bool invariant_bound(const Kernel& k, const WorkItemPlan& plan, const Expr& e, c
 }
 
 // `id op n` with `op` (Lt, or Ge for the return form) or its mirror.
-std::optional<PrefixGuard> match_bound(const Kernel& k, const WorkItemPlan& plan, const Expr& c, BinaryOp op,
+std::optional<PrefixGuard> match_bound(const Kernel& k, const WorkItemPlan& plan, const Stmt& test, BinaryOp op,
                                        BinaryOp mirrored, std::vector<const Stmt*> body) {
+  const Expr& c = *test.expr;
   if (c.kind != Expr::Kind::Binary || (c.binary_op != op && c.binary_op != mirrored)) return {};
   const Expr& id = c.binary_op == op ? *c.args[0] : *c.args[1];
   const Expr& n = c.binary_op == op ? *c.args[1] : *c.args[0];
@@ -91,6 +92,7 @@ std::optional<PrefixGuard> match_bound(const Kernel& k, const WorkItemPlan& plan
   g.index = *index;
   g.bound = &n;
   g.body = std::move(body);
+  g.test = &test;
   return g;
 }
 
@@ -100,7 +102,7 @@ std::optional<PrefixGuard> match_prefix_guard(const Kernel& k, const WorkItemPla
   if (s.kind != Stmt::Kind::If || !s.expr || !s.body || (s.else_body && !s.else_body->stmts.empty())) return {};
   std::vector<const Stmt*> body;
   for (auto& b : s.body->stmts) body.push_back(b.get());
-  return match_bound(k, plan, *s.expr, BinaryOp::Lt, BinaryOp::Gt, std::move(body));
+  return match_bound(k, plan, s, BinaryOp::Lt, BinaryOp::Gt, std::move(body));
 }
 
 std::optional<PrefixGuard> match_prefix_return(const Kernel& k, const WorkItemPlan& plan,
@@ -110,7 +112,7 @@ std::optional<PrefixGuard> match_prefix_return(const Kernel& k, const WorkItemPl
   if (s.kind != Stmt::Kind::If || !s.expr || !s.body || (s.else_body && !s.else_body->stmts.empty()) ||
       s.body->stmts.size() != 1 || s.body->stmts[0]->kind != Stmt::Kind::Return)
     return {};
-  return match_bound(k, plan, *s.expr, BinaryOp::Ge, BinaryOp::Le,
+  return match_bound(k, plan, s, BinaryOp::Ge, BinaryOp::Le,
                      std::vector<const Stmt*>(region.begin() + 1, region.end()));
 }
 

@@ -26,6 +26,7 @@ struct PrefixGuard {
   Index index = Index::Flat;
   const ir::Expr* bound = nullptr;  // uint, evaluable once per threadgroup
   std::vector<const ir::Stmt*> body;  // what the passing work-items run
+  const ir::Stmt* test = nullptr;     // the `if` that holds the test
 };
 
 // `s` is `if (id < n) B` or `if (n > id) B` with no else, `id` one of the

@@ -95,12 +95,8 @@ void rewrite_kernel_exprs(ir::Kernel& k, const ExprRewrite& f) {
 bool is_pure(const Expr& e) {
   bool pure = true;
   ir::walk_exprs(e, [&](const Expr& x) {
-    if (x.kind == Expr::Kind::Assign || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Collective ||
+    if (ir::writes_operand(x) || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Collective ||
         x.kind == Expr::Kind::SimdMatrixOp)
-      pure = false;
-    if (x.kind == Expr::Kind::Unary &&
-        (x.unary_op == ir::UnaryOp::PreInc || x.unary_op == ir::UnaryOp::PreDec ||
-         x.unary_op == ir::UnaryOp::PostInc || x.unary_op == ir::UnaryOp::PostDec))
       pure = false;
     return pure;
   });

@@ -14,11 +14,7 @@ bool is_loop(const Stmt& s) {
 void note_writes(const Stmt& loop, Writes& w) {
   for (int v : ir::vars_written(loop)) w.vars.insert(v);
   ir::walk_stmt_exprs(loop, [&](const Expr& e) {
-    const bool writes = e.kind == Expr::Kind::Assign ||
-                        (e.kind == Expr::Kind::Unary &&
-                         (e.unary_op == ir::UnaryOp::PreInc || e.unary_op == ir::UnaryOp::PreDec ||
-                          e.unary_op == ir::UnaryOp::PostInc || e.unary_op == ir::UnaryOp::PostDec));
-    if (writes && e.args[0]->kind == Expr::Kind::ParamRef) w.params.insert(e.args[0]->index);
+    if (ir::writes_operand(e) && e.args[0]->kind == Expr::Kind::ParamRef) w.params.insert(e.args[0]->index);
     // Taking an address lets the loop write the variable through a pointer.
     if (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf) {
       const Expr* x = e.args[0].get();

@@ -20,6 +20,7 @@
 // return (the next iteration then runs exactly when v + C < N, so the
 // prefetched element is one the loop reads), reads outside nested loops, at
 // most two buffers per loop.
+#include <optional>
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
@@ -70,19 +71,23 @@ bool leaves_early(const Stmt& body) {
   return found;
 }
 
-// `U` of an index `v`, `U + v` or `v + U` (nullptr for `v` alone); `*ok`
-// false when the index is none of these or U changes in the loop.
-const Expr* offset_of(const Expr& index, int v, const Writes& w, bool* ok) {
-  *ok = true;
+// `U` of an index `v`, `U + v` or `v + U` (nullptr for `v` alone); none
+// when the index is none of these or U changes in the loop.
+std::optional<const Expr*> offset_of(const Expr& index, int v, const Writes& w) {
   if (is_var(index, v)) return nullptr;
   if (index.kind == Expr::Kind::Binary && index.binary_op == ir::BinaryOp::Add &&
       index.type.is_scalar(ir::ScalarKind::UInt)) {
     for (int side : {0, 1})
       if (is_var(*index.args[side], v) && invariant(*index.args[1 - side], w)) return index.args[1 - side].get();
   }
-  *ok = false;
-  return nullptr;
+  return std::nullopt;
 }
+
+// A read `p[U + v]` and its U (nullptr for `p[v]`).
+struct StridedRead {
+  const Expr* read;
+  const Expr* offset;
+};
 
 struct Prefetcher {
   RaiseContext& ctx;
@@ -90,8 +95,8 @@ struct Prefetcher {
 
   // The reads `p[U + v]` of `body` outside nested loops, at most
   // kMaxPrefetchesPerLoop distinct buffers.
-  std::vector<const Expr*> strided_reads(const Stmt& body, int v, const Writes& w) {
-    std::vector<const Expr*> reads;
+  std::vector<StridedRead> strided_reads(const Stmt& body, int v, const Writes& w) {
+    std::vector<StridedRead> reads;
     std::vector<const Expr*> written;  // assignment targets: stores, not reads
     ir::walk_stmts(body, [&](const Stmt& s) {
       if (is_loop(s)) return false;
@@ -102,14 +107,13 @@ struct Prefetcher {
         if (!base.type.is_pointer() || base.type.space != ir::AddressSpace::Device) return true;
         if (!(base.kind == Expr::Kind::VarRef || base.kind == Expr::Kind::ParamRef) || !invariant(base, w))
           return true;
-        bool ok = false;
-        offset_of(*e.args[1], v, w, &ok);
-        if (!ok) return true;
+        const auto offset = offset_of(*e.args[1], v, w);
+        if (!offset) return true;
         for (const Expr* t : written)
           if (t == &e) return true;
-        for (const Expr* r : reads)
-          if (r->args[0]->kind == base.kind && r->args[0]->index == base.index) return true;
-        reads.push_back(&e);
+        for (const StridedRead& r : reads)
+          if (r.read->args[0]->kind == base.kind && r.read->args[0]->index == base.index) return true;
+        reads.push_back({&e, *offset});
         return true;
       };
       if (s.expr) ir::walk_exprs(*s.expr, visit);
@@ -133,9 +137,7 @@ struct Prefetcher {
                          step.clone(), loop.step->loc);
     };
     std::vector<ir::StmtPtr> hints;
-    for (const Expr* read : strided_reads(*loop.body, v, w)) {
-      bool ok = false;
-      const Expr* offset = offset_of(*read->args[1], v, w, &ok);
+    for (const auto& [read, offset] : strided_reads(*loop.body, v, w)) {
       ir::ExprPtr index = next();
       if (offset) index = ir::make_binary(ir::BinaryOp::Add, read->args[1]->type, offset->clone(), std::move(index), read->loc);
       std::vector<ir::ExprPtr> args;

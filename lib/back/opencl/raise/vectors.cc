@@ -31,11 +31,8 @@ bool is_vector_subscript(const ir::Expr& e) {
 std::set<const ir::Expr*> written_vector_subscripts(ir::Kernel& k) {
   std::set<const ir::Expr*> out;
   auto note = [&](const ir::Expr& x) {
-    const bool writes = x.kind == ir::Expr::Kind::Assign ||
-                        (x.kind == ir::Expr::Kind::Unary &&
-                         (x.unary_op == ir::UnaryOp::PreInc || x.unary_op == ir::UnaryOp::PreDec ||
-                          x.unary_op == ir::UnaryOp::PostInc || x.unary_op == ir::UnaryOp::PostDec ||
-                          x.unary_op == ir::UnaryOp::AddrOf));
+    const bool writes =
+        ir::writes_operand(x) || (x.kind == ir::Expr::Kind::Unary && x.unary_op == ir::UnaryOp::AddrOf);
     if (writes && is_vector_subscript(*x.args[0])) out.insert(x.args[0].get());
     return true;
   };
