@@ -8,3 +8,7 @@ std::string write_temp_file(const std::string& name, const std::string& text);
 // Absolute path of a file in the source tree.
 std::string source_path(const std::string& rel);
 }  // namespace mslport::testing
+
+// For emitted text: `needle` appears in `text` (gtest; prints both when not).
+#define EXPECT_HAS(text, needle) \
+  EXPECT_NE((text).find(needle), std::string::npos) << "missing: " << (needle) << "\n" << (text)

@@ -305,6 +305,28 @@ bool is_increment(UnaryOp op) {
   return op == UnaryOp::PreInc || op == UnaryOp::PreDec || op == UnaryOp::PostInc || op == UnaryOp::PostDec;
 }
 
+bool same_expr(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.int_value != b.int_value ||
+      a.float_value != b.float_value || a.spelling != b.spelling || a.arrow != b.arrow ||
+      a.unary_op != b.unary_op || a.binary_op != b.binary_op || a.components != b.components ||
+      a.args.size() != b.args.size())
+    return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!same_expr(*a.args[i], *b.args[i])) return false;
+  return true;
+}
+
+std::string name_after_operand(const Kernel& k, const Expr& e, const std::string& prefix) {
+  std::string name = prefix;
+  walk_exprs(e, [&](const Expr& x) {
+    if (name != prefix) return false;
+    if (x.kind == Expr::Kind::VarRef) name += "_" + k.vars.at(x.index).name;
+    if (x.kind == Expr::Kind::ParamRef) name += "_" + k.params.at(x.index).name;
+    return name == prefix;
+  });
+  return name;
+}
+
 bool writes_operand(const Expr& e) {
   return e.kind == Expr::Kind::Assign || (e.kind == Expr::Kind::Unary && is_increment(e.unary_op));
 }

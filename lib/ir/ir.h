@@ -344,6 +344,14 @@ StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
 
+// The same expression tree (kinds, types, operands, literals), so the same
+// value where both are pure.
+bool same_expr(const Expr& a, const Expr& b);
+
+// A readable name for a value computed from `e`: `prefix` and the name of
+// the first variable or parameter `e` reads ("mslport_div_group_size").
+std::string name_after_operand(const Kernel& k, const Expr& e, const std::string& prefix);
+
 // ++ and -- (pre or post): the unary operators that write their operand.
 bool is_increment(UnaryOp op);
 // An assignment (plain or compound) or ++/--: writes args[0].

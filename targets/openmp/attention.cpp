@@ -24,13 +24,13 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
   float scratch[32];
   const uint32_t group = geo.tg_pos.x;
   const uint32_t width = geo.tg_size.x;
-  const uint32_t head = group / num_seq_tgs;
+  const uint32_t head = mslport::udiv_scalar(group, num_seq_tgs);
   const uint32_t pos = group - (head * num_seq_tgs);
   if (pos >= seq_len) {
     return;
   }
   const float* q = Q + (head * head_dim);
-  const float* k = (K_cache + (pos * kv_dim)) + ((head / heads_per_kv) * head_dim);
+  const float* k = (K_cache + (pos * kv_dim)) + ((mslport::udiv_scalar(head, heads_per_kv)) * head_dim);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -426,16 +426,18 @@ struct attn_values_batched_state {
 void attn_values_batched_threadgroup(const float* scores, const float* V_cache, float* out, const uint32_t head_dim, const uint32_t kv_dim, const uint32_t seq_len, const uint32_t seq_stride, const uint32_t heads_per_kv, const mslport::Geometry& geo, attn_values_batched_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
+  const mslport::vec<uint32_t, 4> mslport_div_head_dim = mslport::udiv_prepare(head_dim);
+  const mslport::vec<uint32_t, 4> mslport_div_heads_per_kv = mslport::udiv_prepare(heads_per_kv);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
-    const uint32_t head = mslport::udiv(tid, head_dim);
+    const uint32_t head = mslport::udiv(tid, mslport_div_head_dim);
     const uint32_t d = tid - (head * head_dim);
     st.p[wi] = scores + (head * seq_stride);
-    st.v[wi] = (V_cache + ((mslport::udiv(head, heads_per_kv)) * head_dim)) + d;
+    st.v[wi] = (V_cache + (mslport::udiv(head, mslport_div_heads_per_kv) * head_dim)) + d;
     st.acc[wi] = 0.0f;
   }
   for (uint32_t t = 0u; t < seq_len; ++t) {
@@ -501,7 +503,7 @@ void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const
   const uint32_t head = geo.tg_pos.x;
   const uint32_t values = num_v_heads * 128u;
   const uint32_t stride = (2u * key_total) + values;
-  const uint32_t qk_col = (head / k_heads_per_v) * 128u;
+  const uint32_t qk_col = (mslport::udiv_scalar(head, k_heads_per_v)) * 128u;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -599,12 +601,14 @@ void rope_n_tokens_threadgroup(float* x, const float* inv_freq, const uint32_t n
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
+    const mslport::vec<uint32_t, 4> mslport_div_num_heads = mslport::udiv_prepare(num_heads * (rotary_dim / 2u));
+    const mslport::vec<uint32_t, 4> mslport_div_rotary_dim = mslport::udiv_prepare(rotary_dim / 2u);
     const uint32_t half_rot = rotary_dim / 2u;
     const uint32_t per_token = num_heads * half_rot;
     if (!(tid >= (n_tokens * per_token))) {
-      const uint32_t token = mslport::udiv(tid, per_token);
+      const uint32_t token = mslport::udiv(tid, mslport_div_num_heads);
       const uint32_t rest = tid - (token * per_token);
-      const uint32_t head = mslport::udiv(rest, half_rot);
+      const uint32_t head = mslport::udiv(rest, mslport_div_rotary_dim);
       const uint32_t i = rest - (head * half_rot);
       const float angle = float(start_pos + int32_t(token)) * inv_freq[i];
       const float c = mslport::msl::precise::cos(angle);

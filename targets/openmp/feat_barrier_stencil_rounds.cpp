@@ -19,6 +19,7 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
+  const mslport::vec<uint32_t, 4> mslport_div_tg_size = mslport::udiv_prepare(tg_size);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -36,7 +37,7 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t tid = wi;
-      st.next[wi] = buf[tid] + buf[mslport::umod((tid + 1u), tg_size)];
+      st.next[wi] = buf[tid] + buf[mslport::umod(tid + 1u, mslport_div_tg_size)];
     }
     // threadgroup_barrier (feat_barrier_stencil_rounds.metal:21:9): every work-item loop above has finished
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

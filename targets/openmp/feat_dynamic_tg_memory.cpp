@@ -19,6 +19,7 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
   (void)st; (void)err; (void)nthreads;
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
+  const mslport::vec<uint32_t, 4> mslport_div_tg_size = mslport::udiv_prepare(tg_size);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -37,7 +38,7 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t tid = wi;
     uint32_t at = (group * tg_size) + tid;
-    const uint32_t j = mslport::umod((tid + 1u), tg_size);
+    const uint32_t j = mslport::umod(tid + 1u, mslport_div_tg_size);
     out[at] = (values[j] + float(tags[j] % 7u));
   }
 }

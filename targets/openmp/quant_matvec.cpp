@@ -34,10 +34,10 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
+  const mslport::vec<uint32_t, 4> mslport_div_group_size = mslport::udiv_prepare(group_size >> 3);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:52:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
@@ -80,9 +80,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       uint32_t r = (tg_index * 8u) + sg;
       uint32_t words = in_dim >> 3;
-      uint32_t words_per_group = group_size >> 3;
       const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
+      uint32_t words_per_group{};
       uint32_t groups{};
       if (r >= out_dim) {
         {
@@ -90,6 +90,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         }
       }
       if (st.mslport_alive[wi]) {
+        words_per_group = (group_size >> 3);
         groups = (mslport::udiv(in_dim, group_size));
         st.sr[wi] = (scales + (r * groups));
         st.br[wi] = (biases + (r * groups));
@@ -106,9 +107,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t sg = wi / mslport::kSimdWidth;
       uint32_t r = (tg_index * 8u) + sg;
       uint32_t words = in_dim >> 3;
-      uint32_t words_per_group = group_size >> 3;
       const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
+      uint32_t words_per_group{};
       uint32_t groups{};
       if (r >= out_dim) {
         {
@@ -116,6 +117,7 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         }
       }
       if (st.mslport_alive[wi]) {
+        words_per_group = (group_size >> 3);
         groups = (mslport::udiv(in_dim, group_size));
         st.sr[wi] = (scales + (r * groups));
         st.br[wi] = (biases + (r * groups));
@@ -156,14 +158,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 3;
                 float qx_1 = 0.0f;
@@ -187,14 +188,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 3;
                 float qx_1 = 0.0f;
@@ -221,14 +221,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 3;
                 float qx_1 = 0.0f;
@@ -252,14 +251,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 3;
                 float qx_1 = 0.0f;
@@ -310,14 +308,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 3;
                 float qx = 0.0f;
@@ -341,14 +338,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 3;
                 float qx = 0.0f;
@@ -375,14 +371,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 3;
                 float qx = 0.0f;
@@ -406,14 +401,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 3;
-            uint32_t words_per_group = group_size >> 3;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 3;
                 float qx = 0.0f;
@@ -576,10 +570,10 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
     st.mslport_alive[wi] = true;
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
+  const mslport::vec<uint32_t, 4> mslport_div_group_size = mslport::udiv_prepare(group_size >> 2);
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
@@ -622,9 +616,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       uint32_t r = (tg_index * 8u) + sg;
       uint32_t words = in_dim >> 2;
-      uint32_t words_per_group = group_size >> 2;
       const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
+      uint32_t words_per_group{};
       uint32_t groups{};
       if (r >= out_dim) {
         {
@@ -632,6 +626,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         }
       }
       if (st.mslport_alive[wi]) {
+        words_per_group = (group_size >> 2);
         groups = (mslport::udiv(in_dim, group_size));
         st.sr[wi] = (scales + (r * groups));
         st.br[wi] = (biases + (r * groups));
@@ -648,9 +643,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       const uint32_t sg = wi / mslport::kSimdWidth;
       uint32_t r = (tg_index * 8u) + sg;
       uint32_t words = in_dim >> 2;
-      uint32_t words_per_group = group_size >> 2;
       const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
+      uint32_t words_per_group{};
       uint32_t groups{};
       if (r >= out_dim) {
         {
@@ -658,6 +653,7 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
         }
       }
       if (st.mslport_alive[wi]) {
+        words_per_group = (group_size >> 2);
         groups = (mslport::udiv(in_dim, group_size));
         st.sr[wi] = (scales + (r * groups));
         st.br[wi] = (biases + (r * groups));
@@ -698,14 +694,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 2;
                 float qx_1 = 0.0f;
@@ -729,14 +724,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 2;
                 float qx_1 = 0.0f;
@@ -763,14 +757,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 2;
                 float qx_1 = 0.0f;
@@ -794,14 +787,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
               c_1 = (mslport_start1 + (mslport_iter1 * 32u));
               {
-                const uint32_t g_1 = mslport::udiv(c_1, words_per_group);
+                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
                 const uint32_t word_1 = wr[c_1];
                 const uint32_t base_1 = c_1 << 2;
                 float qx_1 = 0.0f;
@@ -852,14 +844,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 2;
                 float qx = 0.0f;
@@ -883,14 +874,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 2;
                 float qx = 0.0f;
@@ -917,14 +907,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 2;
                 float qx = 0.0f;
@@ -948,14 +937,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
             const uint32_t sg = wi / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
             uint32_t words = in_dim >> 2;
-            uint32_t words_per_group = group_size >> 2;
             const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
               c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
               if (c < words) {
-                const uint32_t g = mslport::udiv(c, words_per_group);
+                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
                 const uint32_t word = wr[c];
                 const uint32_t base = c << 2;
                 float qx = 0.0f;
@@ -1264,18 +1252,19 @@ struct embed_gather_4bit_state {
 void embed_gather_4bit_threadgroup(const uint32_t* W_packed, const uint16_t* scales, const uint16_t* biases, const int32_t* token_ids, float* out, const uint32_t n_tokens, const uint32_t hidden_dim, const uint32_t group_size, const mslport::Geometry& geo, embed_gather_4bit_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  {  // the test at quant_matvec.metal:210:5 as the loop's bounds: only the work-items that pass run
-    const uint32_t mslport_below0 = geo.x_end_below_grid(n_tokens * hidden_dim);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      const uint32_t t = mslport::udiv(gid, hidden_dim);
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+    const mslport::vec<uint32_t, 4> mslport_div_hidden_dim = mslport::udiv_prepare(hidden_dim);
+    const mslport::vec<uint32_t, 4> mslport_div_group_size = mslport::udiv_prepare(group_size);
+    if (!(gid >= (n_tokens * hidden_dim))) {
+      const uint32_t t = mslport::udiv(gid, mslport_div_hidden_dim);
       const uint32_t d = gid - (t * hidden_dim);
       const uint32_t v = uint32_t(token_ids[t]);
-      const uint32_t g = (v * (mslport::udiv(hidden_dim, group_size))) + (mslport::udiv(d, group_size));
+      const uint32_t g = (v * (mslport::udiv(hidden_dim, group_size))) + mslport::udiv(d, mslport_div_group_size);
       const uint32_t word = W_packed[(v * (hidden_dim >> 3)) + (d >> 3)];
       const uint32_t q = (word >> ((d & 7u) << 2)) & 15u;
       out[gid] = mslport::msl::fma(float(q), mslport::as_type<float>(uint32_t(scales[g]) << 16), mslport::as_type<float>(uint32_t(biases[g]) << 16));

@@ -7,6 +7,7 @@
 
 #include "back/opencl/emit_opencl.h"
 #include "front/parse_metal.h"
+#include "test_support.h"
 
 using namespace mslport;
 
@@ -44,7 +45,6 @@ Out emit_metal(const std::string& metal, bool line_directives = false) {
   return emit_module(*m, line_directives);
 }
 
-#define EXPECT_HAS(text, needle) EXPECT_NE((text).find(needle), std::string::npos) << "missing: " << (needle) << "\n" << (text)
 #define EXPECT_LACKS(text, needle) EXPECT_EQ((text).find(needle), std::string::npos) << "unexpected: " << (needle) << "\n" << (text)
 
 const char* kScale = R"(

@@ -493,7 +493,8 @@ kernel void per_lane_index(device const uint* in [[buffer(0)]], device float* ou
                            constant float& scale [[buffer(2)]], constant uint& d [[buffer(3)]],
                            uint tid [[thread_position_in_grid]]) {
   float lut[16];
-  for (uint v = 0; v < 16; v++) lut[v] = float(v) * scale + float(tid / d);
+  // A divisor read from memory (in[0] < 256): not prepared once, divided per lane.
+  for (uint v = 0; v < 16; v++) lut[v] = float(v) * scale + float(tid / (d | (in[0] >> 8)));
   uint w = in[tid];
   out[tid] = lut[w & 15u] + 100.0f * lut[(w >> 4) & 15u];
 }
@@ -509,7 +510,7 @@ kernel void shared_index(device const float* in [[buffer(0)]], device float* out
   ASSERT_FALSE(gathers.empty()) << c.source;
   EXPECT_EQ(gathers.find("omp simd"), std::string::npos) << gathers;
   // That loop divides with the hardware (no vector loop to keep).
-  EXPECT_NE(c.source.find("mslport::udiv_scalar(tid, d)"), std::string::npos) << c.source;
+  EXPECT_NE(c.source.find("mslport::udiv_scalar(tid, "), std::string::npos) << c.source;
   const std::string shared = loop_around(c.source, "t[j] = ");
   ASSERT_FALSE(shared.empty()) << c.source;
   EXPECT_NE(shared.find("omp simd"), std::string::npos) << shared;
@@ -543,4 +544,74 @@ kernel void shared_index(device const float* in [[buffer(0)]], device float* out
     for (uint32_t j = 0; j < 4; ++j) want += fin[4 * i + j] * float(j + 1);
     EXPECT_EQ(fout[i], want) << i;
   }
+}
+
+TEST(OpenMPBackend, DivisorsFixedForTheDispatchArePreparedOncePerThreadgroup) {
+  // back/openmp/invariant_division.h: a per-work-item `n / d` or `n % d`
+  // whose d is built from constant parameters, literals and variables set
+  // once at the top of the kernel takes a divisor prepared before
+  // everything; other divisors keep the per-lane mslport::udiv.
+  Compiled c("prepared_divisors", R"(
+kernel void divisions(device const uint* in [[buffer(0)]], device uint* out [[buffer(1)]],
+                      constant uint& group [[buffer(2)]], constant uint& n [[buffer(3)]],
+                      uint tid [[thread_position_in_grid]]) {
+  uint per = n / 4u;               // set once: its divisions are prepared, with n / 4u
+  uint moving = n;                 // written again below: not prepared
+  if (in[0] == 12345u) moving = 3u;
+  uint whole = n / group;          // uniform numerator: stays a plain division
+  uint o = tid / (group / 8u) + 1000u * (tid % per);
+  o += 100000u * (tid / moving);
+  o += 1000000u * (tid / (in[1] | 1u));  // read from memory: not prepared
+  o += 10000000u * (tid / (n / group));  // a division by a variable inside: not prepared
+  out[tid] = o + whole;
+}
+kernel void uniform_division(device uint* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+                             constant uint& g [[buffer(2)]], uint tid [[thread_position_in_threadgroup]]) {
+  threadgroup uint t[32];
+  uint whole = n / g;  // once per threadgroup (a barrier follows): no trap for g == 0 either
+  t[tid] = tid + whole;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[tid] = t[31 - tid];
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  EXPECT_HAS(c.source, "const mslport::vec<uint32_t, 4> mslport_div_group = mslport::udiv_prepare(group / 8u);");
+  EXPECT_HAS(c.source, "const mslport::vec<uint32_t, 4> mslport_div_n = mslport::udiv_prepare(n / 4u);");
+  EXPECT_HAS(c.source, "mslport::udiv(tid, mslport_div_group)");
+  EXPECT_HAS(c.source, "mslport::umod(tid, mslport_div_n)");
+  EXPECT_HAS(c.source, "mslport::udiv(tid, moving)");
+  EXPECT_HAS(c.source, "mslport::udiv(tid, (in[1] | 1u))");
+  EXPECT_HAS(c.source, "mslport::udiv(tid, (mslport::udiv(n, group)))");
+  EXPECT_EQ(c.source.find("udiv_prepare(group)"), std::string::npos) << c.source;
+
+  // Values: divisors 0 (Metal leaves it undefined; Apple and NVIDIA GPUs
+  // give all ones, as mslport::udiv), 1, and ones needing each shift.
+  for (uint32_t group : {0u, 8u, 24u, 56u, 8000u}) {
+    const uint32_t n = 4 * 7 + 2, threads = 96;
+    std::vector<uint32_t> in = {0, 6}, out(threads, 0xdeadbeefu);
+    mslport_args a{};
+    uint32_t g = group, nn = n;
+    a.buffers[0] = in.data();
+    a.buffers[1] = out.data();
+    a.buffers[2] = &g;
+    a.buffers[3] = &nn;
+    std::string msg;
+    ASSERT_EQ(c.run("divisions", a, 3, 32, 0, &msg), 0) << msg;
+    auto div = [](uint32_t x, uint32_t y) { return y == 0 ? 0xffffffffu : x / y; };
+    auto mod = [](uint32_t x, uint32_t y) { return y == 0 ? x : x % y; };
+    for (uint32_t t = 0; t < threads; ++t) {
+      uint32_t want = div(t, group / 8u) + 1000u * mod(t, n / 4u) + 100000u * div(t, n) + 1000000u * div(t, 7u) +
+                      10000000u * div(t, div(n, group)) + div(n, group);
+      EXPECT_EQ(out[t], want) << "group " << group << " tid " << t;
+    }
+    std::vector<uint32_t> tg_out(32, 0xdeadbeefu);
+    mslport_args b{};
+    b.buffers[0] = tg_out.data();
+    b.buffers[1] = &nn;
+    b.buffers[2] = &g;
+    ASSERT_EQ(c.run("uniform_division", b, 1, 32, 0, &msg), 0) << msg;
+    for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(tg_out[t], 31 - t + div(n, group)) << "group " << group << " tid " << t;
+  }
+  // `g` is the entry's threadgroup index: the parameter is renamed (rename_reserved.h).
+  EXPECT_HAS(c.source, "uint32_t whole = mslport::udiv_scalar(n, g_);");
 }

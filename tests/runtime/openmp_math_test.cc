@@ -83,6 +83,10 @@ TEST(OpenMpMath, UdivAndUmodAreExact) {
   auto check = [](uint32_t a, uint32_t b) {
     ASSERT_EQ(mslport::udiv(a, b), a / b) << a << " / " << b;
     ASSERT_EQ(mslport::umod(a, b), a % b) << a << " % " << b;
+    // The prepared divisor (back/openmp/invariant_division.h).
+    const auto r = mslport::udiv_prepare(b);
+    ASSERT_EQ(mslport::udiv(a, r), a / b) << a << " / prepared " << b;
+    ASSERT_EQ(mslport::umod(a, r), a % b) << a << " % prepared " << b;
   };
   for (uint32_t b : edges) {
     if (b == 0) continue;
@@ -100,6 +104,8 @@ TEST(OpenMpMath, UdivAndUmodAreExact) {
   // Division by zero is undefined in Metal: no trap, the GPUs' all-ones.
   EXPECT_EQ(mslport::udiv(7, 0), 0xffffffffu);
   EXPECT_EQ(mslport::umod(7, 0), 7u);
+  EXPECT_EQ(mslport::udiv(7, mslport::udiv_prepare(0)), 0xffffffffu);
+  EXPECT_EQ(mslport::umod(7, mslport::udiv_prepare(0)), 7u);
   // The forms for loops that stay scalar agree, zero divisor included.
   for (uint32_t b : {0u, 1u, 3u, 8u, 0xffffffffu})
     for (uint32_t a : {0u, 7u, 64u, 0xfffffffeu}) {

@@ -1,11 +1,13 @@
 #include "back/openmp/cpp_printer.h"
 
 #include "passes/loop_schedule_points.h"
+#include "back/openmp/invariant_division.h"
 
 #include "back/openmp/sanitize.h"
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 namespace mslport::back::openmp {
@@ -117,8 +119,14 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   std::string name = e.spelling;
   if (name == passes::kThreadgroupSizeX) return "geo.tg_size.x";
   if (name == passes::kThreadgroupThreads) return "geo.nthreads";
-  if (name == passes::kStridedTrips || name == passes::kFullTrips) {
-    std::string out = name == passes::kStridedTrips ? "mslport::strided_trips(" : "mslport::full_trips(";
+  // Calls the passes insert, and the openmp_rt.h functions they become.
+  static const std::map<std::string, std::string> kRuntimeCalls = {
+      {passes::kStridedTrips, "mslport::strided_trips"}, {passes::kFullTrips, "mslport::full_trips"},
+      {kUdivPrepare, "mslport::udiv_prepare"},           {kUdivPrepared, "mslport::udiv"},
+      {kUmodPrepared, "mslport::umod"},
+  };
+  if (auto it = kRuntimeCalls.find(name); it != kRuntimeCalls.end()) {
+    std::string out = it->second + "(";
     for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + expr(*e.args[i], wi);
     return out + ")";
   }
@@ -220,13 +228,14 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Binary: {
       // uint / and % by a non-literal inside work-item loops: mslport::udiv
       // keeps the loop vectorised (openmp_rt.h says how); in loops that stay
-      // scalar a hardware divide is cheaper (udiv_scalar). Both give Metal
-      // GPUs' 0xffffffff for a zero divisor instead of a trap.
-      if (wi && (e.binary_op == BinaryOp::Div || e.binary_op == BinaryOp::Rem) && e.type.is_scalar() &&
+      // scalar and once per threadgroup a hardware divide is cheaper
+      // (udiv_scalar). Both give Metal GPUs' 0xffffffff for a zero divisor
+      // instead of a trap.
+      if ((e.binary_op == BinaryOp::Div || e.binary_op == BinaryOp::Rem) && e.type.is_scalar() &&
           e.type.scalar == ScalarKind::UInt && e.args[0]->type == e.type && e.args[1]->type == e.type &&
           e.args[1]->kind != Expr::Kind::IntLit) {
         std::string fn = e.binary_op == BinaryOp::Div ? "mslport::udiv" : "mslport::umod";
-        if (scalar_work_items_) fn += "_scalar";
+        if (scalar_work_items_ || !wi) fn += "_scalar";
         return fn + "(" + sub(*e.args[0]) + ", " + sub(*e.args[1]) + ")";
       }
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);

@@ -8,15 +8,17 @@
 #include "back/openmp/emit_openmp.h"
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 
 #include "back/openmp/cpp_printer.h"
-#include "back/openmp/sanitize.h"
-#include <functional>
+#include "back/openmp/invariant_division.h"
 #include "back/openmp/prefix_guard.h"
+#include "back/openmp/rename_reserved.h"
+#include "back/openmp/sanitize.h"
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -88,6 +90,7 @@ class KernelEmitter {
   // ---- statements
   void tg_block(const Stmt& b);
   void tg_stmt(const Stmt& s);
+  void uniform_loop(const Stmt& s);
   void wi_region(const std::vector<const Stmt*>& stmts);
   void wi_region_loops(const std::vector<const Stmt*>& stmts);
   // `if (tid < n) B` as a whole region: a loop over the passing work-items
@@ -546,23 +549,7 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
       bool cond_tg = !s.expr || plan_.tg_evaluable(k_, *s.expr);
       bool step_tg = !s.step || plan_.tg_evaluable(k_, *s.step);
       if (init_tg && cond_tg && step_tg) {
-        std::string init;
-        if (s.init) {
-          const Var& v = k_.vars[s.init->var];
-          init = p_.declarator(v.type, v.name) + (s.init->expr ? " = " + ex(*s.init->expr, false) : "");
-        }
-        std::string cond = s.expr ? ex(*s.expr, false) : "";
-        if (s.kind == Stmt::Kind::For) {
-          line("for (" + init + "; " + cond + "; " + (s.step ? ex(*s.step, false) : "") + ") {");
-        } else if (s.kind == Stmt::Kind::While) {
-          line("while (" + cond + ") {");
-        } else {
-          line("do {");
-        }
-        ++indent_;
-        tg_block(*s.body);
-        --indent_;
-        line(s.kind == Stmt::Kind::DoWhile ? "} while (" + cond + ");" : "}");
+        uniform_loop(s);
         break;
       }
       // General form: per-thread loop variable, condition checked uniform.
@@ -629,6 +616,26 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
         line("mslport_san.barrier(" + san_->site(s.loc) + ", " + ((s.mem_flags & 1) ? "true" : "false") + ");");
       break;
   }
+}
+
+void KernelEmitter::uniform_loop(const Stmt& s) {
+  std::string init;
+  if (s.init) {
+    const Var& v = k_.vars[s.init->var];
+    init = p_.declarator(v.type, v.name) + (s.init->expr ? " = " + ex(*s.init->expr, false) : "");
+  }
+  std::string cond = s.expr ? ex(*s.expr, false) : "";
+  if (s.kind == Stmt::Kind::For) {
+    line("for (" + init + "; " + cond + "; " + (s.step ? ex(*s.step, false) : "") + ") {");
+  } else if (s.kind == Stmt::Kind::While) {
+    line("while (" + cond + ") {");
+  } else {
+    line("do {");
+  }
+  ++indent_;
+  tg_block(*s.body);
+  --indent_;
+  line(s.kind == Stmt::Kind::DoWhile ? "} while (" + cond + ");" : "}");
 }
 
 void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
@@ -1029,7 +1036,11 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
   passes::LowerOptions lower;
   // Sanitizing checks the kernel's own schedule points, not ours.
   lower.schedule_loops = !options.sanitize;
-  for (auto& k : m.kernels) ok = passes::lower_execution_model(m, k, diags, lower) && ok;
+  rename_reserved(m);
+  for (auto& k : m.kernels) {
+    if (!options.sanitize) prepare_invariant_divisors(k);
+    ok = passes::lower_execution_model(m, k, diags, lower) && ok;
+  }
   if (!ok) return false;
 
   std::string src = std::filesystem::path(module.source_path).filename().string();

@@ -27,30 +27,6 @@ namespace {
 using ir::Expr;
 using ir::Stmt;
 
-bool same_expr(const Expr& a, const Expr& b) {
-  if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.int_value != b.int_value ||
-      a.float_value != b.float_value || a.spelling != b.spelling || a.arrow != b.arrow ||
-      a.unary_op != b.unary_op || a.binary_op != b.binary_op || a.components != b.components ||
-      a.args.size() != b.args.size())
-    return false;
-  for (size_t i = 0; i < a.args.size(); ++i)
-    if (!same_expr(*a.args[i], *b.args[i])) return false;
-  return true;
-}
-
-// A short, readable name for the prepared divisor's local: after the
-// first variable or argument the divisor reads.
-std::string divisor_name(const ir::Kernel& k, const Expr& d) {
-  std::string name = "mslport_div";
-  ir::walk_exprs(d, [&](const Expr& x) {
-    if (name != "mslport_div") return false;
-    if (x.kind == Expr::Kind::VarRef) name += "_" + k.vars.at(x.index).name;
-    if (x.kind == Expr::Kind::ParamRef) name += "_" + k.params.at(x.index).name;
-    return name == "mslport_div";
-  });
-  return name;
-}
-
 struct Hoister {
   RaiseContext& ctx;
   ir::Kernel& k;
@@ -64,9 +40,9 @@ struct Hoister {
     std::vector<std::pair<const Expr*, int>> prepared;  // divisor (in a decl) -> var
     auto prepared_var = [&](const Expr& d) {
       for (auto& [e, v] : prepared)
-        if (same_expr(*e, d)) return v;
+        if (ir::same_expr(*e, d)) return v;
       const ir::Type u4 = ir::Type::vector_of(ir::ScalarKind::UInt, 4);
-      int v = ir::add_var(k, divisor_name(k, d), u4, d.loc, /*is_const=*/true);
+      int v = ir::add_var(k, ir::name_after_operand(k, d, "mslport_div"), u4, d.loc, /*is_const=*/true);
       std::vector<ir::ExprPtr> args;
       args.push_back(d.clone());
       decls.push_back(ir::make_decl(v, make_call("mslport_udiv_prepare", u4, std::move(args), d.loc), loop.loc));

@@ -170,11 +170,27 @@ inline uint32_t udiv(uint32_t a, uint32_t b) {
   return b == 0 ? 0xffffffffu : q;
 }
 inline uint32_t umod(uint32_t a, uint32_t b) { return b == 0 ? a : a - udiv(a, b) * b; }
+// Division by a divisor prepared once (back/openmp/invariant_division.h):
+// Granlund & Montgomery's round-up method, exact for every numerator, as
+// the OpenCL prelude's mslport_udiv_prepare. .x multiplier, .y and .z
+// shifts, .w the divisor; a zero divisor gives 0xffffffff as above.
+inline vec<uint32_t, 4> udiv_prepare(uint32_t d) {
+  const uint32_t l = d > 1u ? 32u - uint32_t(__builtin_clz(d - 1u)) : 0u;  // ceil(log2(d))
+  const uint64_t dd = d > 1u ? d : 1u;
+  const uint32_t m = uint32_t((((uint64_t(1) << l) - dd) << 32) / dd + 1u);
+  return vec<uint32_t, 4>{m, l < 1u ? l : 1u, l > 0u ? l - 1u : 0u, d};
+}
+inline uint32_t udiv(uint32_t n, const vec<uint32_t, 4>& r) {
+  const uint32_t t = uint32_t((uint64_t(n) * r.x) >> 32);
+  const uint32_t q = (t + ((n - t) >> r.y)) >> r.z;
+  return r.w == 0u ? 0xffffffffu : q;
+}
+inline uint32_t umod(uint32_t n, const vec<uint32_t, 4>& r) { return r.w == 0u ? n : n - udiv(n, r) * r.w; }
 // The same for work-item loops that stay scalar (no `omp simd`): one
 // hardware divide beats the reciprocal's conversions there
 // (dequant_matvec_4bit_v5 on one thread: 1.10-1.33x, four alternating runs).
-inline uint32_t udiv_scalar(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a / b; }
-inline uint32_t umod_scalar(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
+constexpr uint32_t udiv_scalar(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a / b; }
+constexpr uint32_t umod_scalar(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
 
 // Trip counts of a thread-strided loop `for (v = start; v < n; v += c)`
 // rewritten with a uniform trip count (passes/loop_schedule_points.h): all
