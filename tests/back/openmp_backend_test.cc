@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -614,4 +615,59 @@ kernel void uniform_division(device uint* out [[buffer(0)]], constant uint& n [[
   }
   // `g` is the entry's threadgroup index: the parameter is renamed (rename_reserved.h).
   EXPECT_HAS(c.source, "uint32_t whole = mslport::udiv_scalar(n, g_);");
+}
+
+TEST(OpenMPBackend, SimdGroupStridedLoopsRunOneSimdGroupAtATime) {
+  // A loop `for (c = lane; c < n; c += 32)` becomes a threadgroup-level loop
+  // over work-item loops (loop_schedule_points); when the x size is a
+  // multiple of 32 each SIMD group runs all its iterations before the next
+  // (emit_openmp.cc, runs_simd_group_major); other sizes keep the loop
+  // over all work-items per iteration. The staging loop strides by the
+  // threadgroup size, not the SIMD width: it stays as it was.
+  Compiled c("simd_group_major", R"(
+kernel void rows(device const float* w [[buffer(0)]], device const float* x [[buffer(1)]],
+                 device float* out [[buffer(2)]], constant uint& n [[buffer(3)]],
+                 uint tg [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+                 uint tptg [[threads_per_threadgroup]], uint lane [[thread_index_in_simdgroup]],
+                 uint sg [[simdgroup_index_in_threadgroup]], uint sgs [[simdgroups_per_threadgroup]]) {
+  threadgroup float xs[256];
+  for (uint i = lid; i < n; i += tptg) xs[i] = x[i];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  uint row = tg * sgs + sg;
+  float acc = 0.0f;
+  for (uint col = lane; col < n; col += 32) acc += w[row * n + col] * xs[col];
+  float s = simd_sum(acc);
+  if (lane == 0) out[row] = s;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  size_t marks = 0;
+  for (size_t at = 0; (at = c.source.find("one SIMD group at a time", at)) != std::string::npos; ++at) ++marks;
+  EXPECT_EQ(marks, 2u) << c.source;  // the loop's full trips and its tail, not the staging loop
+  const std::string major = c.source.substr(c.source.find("one SIMD group at a time"));
+  EXPECT_LT(major.find("for (uint32_t mslport_sx = 0;"), major.find("for (uint32_t mslport_iter")) << major;
+
+  const uint32_t n = 100;  // full trips and a tail
+  std::vector<float> x(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = float(i % 7) - 3.0f;
+  for (uint32_t tptg : {128u, 48u}) {  // four whole SIMD groups; one whole and one of 16 lanes
+    const uint32_t groups = 3, sgs = (tptg + 31) / 32, rows = groups * sgs;
+    std::vector<float> w(size_t{rows} * n), out(rows, -12345.0f);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = float(i % 11) * 0.25f - 1.0f;
+    mslport_args a{};
+    uint32_t nn = n;
+    a.buffers[0] = w.data();
+    a.buffers[1] = x.data();
+    a.buffers[2] = out.data();
+    a.buffers[3] = &nn;
+    std::string msg;
+    ASSERT_EQ(c.run("rows", a, groups, tptg, 0, &msg), 0) << msg;
+    for (uint32_t r = 0; r < rows; ++r) {
+      const uint32_t lanes = std::min(32u, tptg - (r % sgs) * 32);  // lanes in this row's SIMD group
+      double want = 0;
+      for (uint32_t col = 0; col < n; ++col)
+        if (col % 32 < lanes) want += double(w[size_t{r} * n + col]) * x[col];
+      EXPECT_NEAR(out[r], want, 1e-3) << "tptg " << tptg << " row " << r;
+    }
+  }
 }

@@ -77,7 +77,7 @@ class KernelEmitter {
                            bool allow_simd = true, const std::string& x_end = "geo.tg_size.x");
   void close_work_item_loop() {
     --indent_;
-    line(simd_chunked_ ? "}}" : "}");
+    line(simd_chunked_ && !simd_group_major_ ? "}}" : "}");
   }
   // Emits a work-item loop running `body` over every work-item. When the
   // statements use the SIMD lane or SIMD-group index, threadgroups whose x
@@ -90,6 +90,10 @@ class KernelEmitter {
   // ---- statements
   void tg_block(const Stmt& b);
   void tg_stmt(const Stmt& s);
+  // A threadgroup-level loop whose iterations are only work-item loops over
+  // SIMD lanes (a schedule point put them there: passes/loop_schedule_points.h)
+  // can run one SIMD group at a time through all its iterations.
+  bool runs_simd_group_major(const Stmt& loop) const;
   void uniform_loop(const Stmt& s);
   void wi_region(const std::vector<const Stmt*>& stmts);
   void wi_region_loops(const std::vector<const Stmt*>& stmts);
@@ -126,6 +130,8 @@ class KernelEmitter {
   int alive_var_ = -1;
   bool returns_if_converted_ = false;  // the loop being opened has its returns as if/else
   bool simd_chunked_ = false;          // the loop being emitted runs one SIMD group per chunk
+  bool simd_group_major_ = false;      // inside runs_simd_group_major's loop: lz, ly and the SIMD group are open
+  bool no_simd_chunks_ = false;        // its other copy, for x sizes that are no multiple of 32
   bool versioned_ = false;             // inside work_item_loop's two copies
 };
 
@@ -308,7 +314,13 @@ void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const 
     line("}");
     return;
   }
-  if (!uses_simd_lanes(stmts) || san_) {
+  if (simd_group_major_) {
+    open_work_item_loop(stmts, {});
+    body();
+    close_work_item_loop();
+    return;
+  }
+  if (!uses_simd_lanes(stmts) || san_ || no_simd_chunks_) {
     open_work_item_loop(stmts, {});
     body();
     close_work_item_loop();
@@ -337,8 +349,10 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
                                         bool allow_simd, const std::string& x_end) {
   // x innermost with unit stride, so thread_position_* along x is a plain
   // induction variable the compiler can vectorise over.
-  line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
-  line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
+  if (!simd_group_major_) {
+    line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
+    line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
+  }
   // Work-items of one barrier interval are unordered in Metal (a race-free
   // kernel has no dependence between them), so the loop over them may run
   // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
@@ -353,7 +367,8 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   // Sanitizing: the checker's calls must run in order.
   p_.set_scalar_work_items(!simd || san_);
   if (simd_chunked_) {
-    line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
+    if (!simd_group_major_)
+      line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
     if (simd && !san_) line("#pragma omp simd");
     line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
   } else {
@@ -549,7 +564,34 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
       bool cond_tg = !s.expr || plan_.tg_evaluable(k_, *s.expr);
       bool step_tg = !s.step || plan_.tg_evaluable(k_, *s.step);
       if (init_tg && cond_tg && step_tg) {
+        if (!runs_simd_group_major(s)) {
+          uniform_loop(s);
+          break;
+        }
+        // Each SIMD group through every iteration, then the next: one
+        // contiguous stream per group (a mat-vec's row) instead of eight
+        // interleaved, and the group's values stay in cache between
+        // iterations. Metal orders SIMD groups only at barriers, and the
+        // lanes of each still run the iterations in lock-step.
+        line("if (geo.tg_size.x % mslport::kSimdWidth == 0) {  // one SIMD group at a time through the whole loop");
+        ++indent_;
+        line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
+        line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
+        line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
+        ++indent_;
+        simd_group_major_ = simd_chunked_ = true;
         uniform_loop(s);
+        simd_group_major_ = simd_chunked_ = false;
+        --indent_;
+        line("}");
+        --indent_;
+        line("} else {");
+        ++indent_;
+        no_simd_chunks_ = true;
+        uniform_loop(s);
+        no_simd_chunks_ = false;
+        --indent_;
+        line("}");
         break;
       }
       // General form: per-thread loop variable, condition checked uniform.
@@ -616,6 +658,25 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
         line("mslport_san.barrier(" + san_->site(s.loc) + ", " + ((s.mem_flags & 1) ? "true" : "false") + ");");
       break;
   }
+}
+
+bool KernelEmitter::runs_simd_group_major(const Stmt& loop) const {
+  if (san_ || simd_group_major_ || no_simd_chunks_ || loop.kind != Stmt::Kind::For) return false;
+  std::vector<const Stmt*> region;
+  std::function<bool(const Stmt&)> collect = [&](const Stmt& b) {
+    for (auto& s : b.stmts) {
+      if (s->kind == Stmt::Kind::Barrier && s->lockstep) continue;  // the schedule point itself
+      if (s->kind == Stmt::Kind::Block && plan_.is_tg_level(s.get())) {
+        if (!collect(*s)) return false;
+        continue;
+      }
+      if (plan_.is_tg_level(s.get()) || passes::contains_return(*s)) return false;
+      region.push_back(s.get());
+    }
+    return true;
+  };
+  if (!collect(*loop.body) || region.empty() || !uses_simd_lanes(region)) return false;
+  return !(tracks_all_alive() && writes_var(region, alive_var_));
 }
 
 void KernelEmitter::uniform_loop(const Stmt& s) {
@@ -697,7 +758,7 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
 }
 
 bool KernelEmitter::prefix_guarded_loop(const std::optional<PrefixGuard>& g) {
-  if (san_ || !g) return false;  // the checker sees every work-item's test
+  if (san_ || !g || simd_group_major_) return false;  // the checker sees every work-item's test
   const std::vector<const Stmt*>& body = g->body;
   // SIMD lanes want work_item_loop's per-SIMD-group copy; eliminate_returns'
   // flag wants its two copies: both keep the test.
