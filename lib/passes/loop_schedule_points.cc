@@ -1,5 +1,7 @@
 #include "passes/loop_schedule_points.h"
 
+#include <set>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -178,6 +180,110 @@ struct Scheduler {
   // per-thread condition (they can be turned inside out too). The second
   // loop is the tail: at most ceil(bound / C) iterations.
   // The result is written into `out`.
+  // Device or constant memory read at `P[v]`, `P[U + v]` or `P[v + U]` in
+  // `body`, with P and U threadgroup-uniform, pure and unchanged by `body`
+  // (at most two such pointers, the first seen): the address the
+  // threadgroup's iteration `it` starts at, `&P[U + start_of_it]`, is then
+  // a threadgroup-level value.
+  struct StreamedRead {
+    const Expr* pointer;
+    const Expr* offset;  // null for P[v]
+    int element_size;
+  };
+  struct SeenRead {
+    ExprPtr pointer, offset;
+  };
+  std::vector<SeenRead> streamed_before;  // by the loops rewritten so far
+  std::vector<StreamedRead> streamed_reads(const Stmt& body, int v) const {
+    std::vector<StreamedRead> found;
+    std::set<int> declared;  // in the body: renamed in its copies, not visible before it
+    walk_stmts(body, [&](const Stmt& x) {
+      if (x.kind == Stmt::Kind::Decl) declared.insert(x.var);
+      return true;
+    });
+    auto plain = [&](const Expr& e) {
+      bool ok = uniform(e) && !writes_any(body, e);
+      walk_exprs(e, [&](const Expr& x) {
+        if (x.kind == Expr::Kind::VarRef && declared.count(x.index)) ok = false;
+        if (x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Assign ||
+            x.kind == Expr::Kind::Collective || (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref) ||
+            (x.kind == Expr::Kind::Member && x.arrow))
+          ok = false;
+        return ok;
+      });
+      return ok;
+    };
+    std::set<const Expr*> written;  // `P[v] = ...`: a hint would fetch the line to read, then own it to write
+    walk_stmt_exprs(body, [&](const Expr& e) {
+      if (writes_operand(e)) written.insert(e.args[0].get());
+      return true;
+    });
+    walk_stmt_exprs(body, [&](const Expr& e) {
+      if (e.kind != Expr::Kind::Index || found.size() >= 2 || !e.type.is_scalar() || written.count(&e)) return true;
+      const Expr& p = *e.args[0];
+      if (!p.type.is_pointer() || (p.type.space != AddressSpace::Device && p.type.space != AddressSpace::Constant))
+        return true;
+      const Expr& i = *e.args[1];
+      const Expr* offset = nullptr;
+      if (!is_var(i, v)) {
+        if (i.kind != Expr::Kind::Binary || i.binary_op != BinaryOp::Add || !i.type.is_scalar(ScalarKind::UInt))
+          return true;
+        if (is_var(*i.args[1], v)) offset = i.args[0].get();
+        else if (is_var(*i.args[0], v)) offset = i.args[1].get();
+        else return true;
+        if (!plain(*offset)) return true;
+      }
+      if (!plain(p)) return true;
+      // A buffer argument read at `v` alone: every threadgroup reads the same
+      // elements (a mat-vec's x, a norm's weights), mostly from cache.
+      if (!offset && p.kind == Expr::Kind::ParamRef) return true;
+      auto same = [&](const Expr& fp, const Expr* fo) {
+        return same_expr(fp, p) && ((!fo && !offset) || (fo && offset && same_expr(*fo, *offset)));
+      };
+      for (auto& f : found) if (same(*f.pointer, f.offset)) return true;
+      // Streamed by an earlier loop (a norm's second pass over its row): in cache.
+      for (auto& f : streamed_before) if (same(*f.pointer, f.offset.get())) return true;
+      found.push_back({&p, offset, scalar_size(e.type.scalar)});
+      return true;
+    });
+    return found;
+  }
+
+  // `mslport::prefetch_ahead(&P[U + it * C], C * size, bound * size)`
+  // for each streamed read: the lines the threadgroup reads a few
+  // iterations later (loop_schedule_points.h, kPrefetchAhead).
+  void add_prefetch_hints(Stmt& loop, const std::vector<StreamedRead>& reads, const Expr& c, const Expr& bound) {
+    const Type u32 = Type::scalar_of(ScalarKind::UInt);
+    const SourceLoc loc = loop.loc;
+    const int it = loop.init->var;
+    std::vector<StmtPtr> hints;
+    for (auto& r : reads) {
+      // Every thread's start is below `bound`: the iteration's reads lie in
+      // [U + it * C, U + it * C + bound).
+      ExprPtr index = make_binary(BinaryOp::Mul, u32, make_var_ref(k, it, loc), c.clone(), loc);
+      if (r.offset) index = make_binary(BinaryOp::Add, u32, r.offset->clone(), std::move(index), loc);
+      auto element = std::make_unique<Expr>();
+      element->kind = Expr::Kind::Index;
+      element->type = *r.pointer->type.elem;
+      element->loc = loc;
+      element->args.push_back(r.pointer->clone());
+      element->args.push_back(std::move(index));
+      ExprPtr address = make_unary(UnaryOp::AddrOf, r.pointer->type, std::move(element), loc);
+      auto bytes = [&](const Expr& n) {
+        return make_binary(BinaryOp::Mul, u32, n.clone(), make_int(u32, r.element_size, loc), loc);
+      };
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(address));
+      args.push_back(bytes(c));
+      args.push_back(bytes(bound));
+      ExprPtr call = make_uint_call(kPrefetchAhead, std::move(args), loc);
+      call->type = Type::void_type();
+      hints.push_back(make_expr_stmt(std::move(call)));
+    }
+    auto& stmts = loop.body->stmts;
+    stmts.insert(stmts.begin(), std::make_move_iterator(hints.begin()), std::make_move_iterator(hints.end()));
+  }
+
   void rewrite_strided(StmtPtr& loop, std::vector<StmtPtr>& out) {
     Stmt& s = *loop;
     SourceLoc loc = s.loc;
@@ -243,12 +349,17 @@ struct Scheduler {
     // trip count, not a variable: under an early return's flag a variable
     // would be assigned per thread, and the loops need the value at
     // threadgroup level (the compiler hoists the call out of the loop).
+    // Read before `bound` moves into the call; the hints go into the full loop.
+    const std::vector<StreamedRead> reads = streamed_reads(*s.body, v);
+    for (auto& r : reads) streamed_before.push_back({r.pointer->clone(), r.offset ? r.offset->clone() : nullptr});
+    ExprPtr span = bound->clone();
     ExprPtr full_trips = make_uint_call(kFullTrips, args(n->clone(), std::move(bound), c->clone()), loc);
     Var loop_var = k.vars[v];
     int v_full = add_var(k, loop_var.name, loop_var.type, loop_var.loc, loop_var.is_const);
     StmtPtr full_body = clone_with_fresh_vars(k, *s.body, {{v, v_full}});
     ExprPtr tail_trips = make_binary(BinaryOp::Sub, u32, std::move(trips), full_trips->clone(), loc);
     out.push_back(iteration_loop("mslport_iter" + suffix, nullptr, full_trips->clone(), std::move(full_body), v_full));
+    if (!reads.empty()) add_prefetch_hints(*out.back(), reads, *c, *span);
     out.push_back(iteration_loop("mslport_tail" + suffix, std::move(full_trips), std::move(tail_trips),
                                  guarded(std::move(s.body)), v));
   }

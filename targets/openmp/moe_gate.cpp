@@ -45,6 +45,7 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(hidden_dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (moe_gate.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&x[mslport_iter0 * tg_size], tg_size * 2u, geo.nthreads * 2u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)

@@ -1110,6 +1110,7 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(in_dim, geo.nthreads, tg_threads); mslport_iter0 += 1u) {
     // work-item loops split here (quant_matvec.metal:170:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&wr[mslport_iter0 * tg_threads], tg_threads * 2u, geo.nthreads * 2u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)

@@ -671,3 +671,54 @@ kernel void rows(device const float* w [[buffer(0)]], device const float* x [[bu
     }
   }
 }
+
+TEST(OpenMPBackend, PrefetchHintsRunOncePerIterationOfTheThreadgroup) {
+  // passes/loop_schedule_points.h, kPrefetchAhead: the hint for a
+  // threadgroup's streamed row is a threadgroup-level statement, before the
+  // iteration's work-item loop, not one per work-item.
+  Compiled c("prefetch_hints", R"(
+kernel void rowsum(device const ushort* w [[buffer(0)]], device const float* x [[buffer(1)]],
+                   device float* out [[buffer(2)]], constant uint& n [[buffer(3)]],
+                   uint g [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+                   uint tgs [[threads_per_threadgroup]]) {
+  threadgroup float part[64];
+  device const ushort* row = w + g * n;
+  float s = 0.0f;
+  for (uint i = lid; i < n; i += tgs) s += x[i] * float(row[i]);
+  part[lid] = s;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  if (lid == 0) {
+    float t = 0.0f;
+    for (uint j = 0; j < tgs; ++j) t += part[j];
+    out[g] = t;
+  }
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const std::string hint = "mslport::prefetch_ahead(&row[mslport_iter0 * tgs], tgs * 2u, geo.tg_size.x * 2u);";
+  const size_t at = c.source.find(hint);
+  ASSERT_NE(at, std::string::npos) << c.source;
+  EXPECT_EQ(c.source.find(hint, at + 1), std::string::npos) << c.source;
+  const size_t loop = c.source.rfind("for (uint32_t mslport_iter0", at);
+  ASSERT_NE(loop, std::string::npos) << c.source;
+  EXPECT_EQ(c.source.substr(loop, at - loop).find("for (uint32_t lx"), std::string::npos) << c.source;
+
+  const uint32_t n = 1000, groups = 5, tptg = 64;  // full iterations and a tail
+  std::vector<uint16_t> w(size_t{groups} * n);
+  std::vector<float> x(n), out(groups, -12345.0f);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = uint16_t(i % 13);
+  for (uint32_t i = 0; i < n; ++i) x[i] = float(i % 5) - 2.0f;
+  mslport_args a{};
+  uint32_t nn = n;
+  a.buffers[0] = w.data();
+  a.buffers[1] = x.data();
+  a.buffers[2] = out.data();
+  a.buffers[3] = &nn;
+  std::string msg;
+  ASSERT_EQ(c.run("rowsum", a, groups, tptg, 0, &msg), 0) << msg;
+  for (uint32_t g = 0; g < groups; ++g) {
+    double want = 0;
+    for (uint32_t i = 0; i < n; ++i) want += double(x[i]) * w[size_t{g} * n + i];
+    EXPECT_NEAR(out[g], want, 1e-3) << g;
+  }
+}

@@ -241,3 +241,42 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
   EXPECT_NE(ir_text.find("%mslport_mask0: bool = mslport_alive && (m > 2u)"), std::string::npos) << ir_text;
   EXPECT_EQ(ir_text.find("mslport_mask1"), std::string::npos) << ir_text;
 }
+
+TEST(LoopSchedulePoints, StreamedReadsGetAPrefetchHintInTheFullIterations) {
+  // The iterations every thread completes start with a hint for each device
+  // buffer read at `P[v]` / `P[U + v]` with P and U the same for the
+  // threadgroup: `row[i]` and `x[g * n + i]`. Not for `x[i]` (a buffer read
+  // at v alone is the same for every threadgroup), a second loop's `row[i]`
+  // (streamed by the first), or `out[g * n + i]`, which is written.
+  auto m = parse_or_die(R"(
+kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buffer(1)]],
+              device float* out [[buffer(2)]], constant uint& n [[buffer(3)]],
+              uint g [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
+              uint tgs [[threads_per_threadgroup]]) {
+  device const ushort* row = w + g * n;
+  float acc = 0.0f;
+  for (uint i = lid; i < n; i += tgs) acc += x[i] * float(row[i]) + x[g * n + i];
+  for (uint j = lid; j < n; j += tgs) out[g * n + j] = acc * float(row[j]);
+}
+)");
+  auto& k = m.kernels[0];
+  EXPECT_EQ(passes::insert_loop_schedule_points(k), 4);
+  const std::string ir_text = ir::print_kernel(m, k);
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = 0; (at = ir_text.find(needle, at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("__mslport_prefetch_ahead("), 2u) << ir_text;
+  EXPECT_EQ(count("__mslport_prefetch_ahead(&row[mslport_iter0 * tgs], tgs * 2u, "
+                  "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
+  EXPECT_EQ(count("__mslport_prefetch_ahead(&x[(g * n) + (mslport_iter0 * tgs)], tgs * 4u, "
+                  "__mslport_threadgroup_size_x() * 4u)"), 1u) << ir_text;
+  // In the full iterations' loop, after its schedule point.
+  const Stmt* loop = first_loop(k);
+  ASSERT_NE(loop, nullptr);
+  EXPECT_TRUE(starts_with_schedule_point(*loop));
+  ASSERT_GE(loop->body->stmts.size(), 3u);
+  EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::ExprStmt);
+  EXPECT_EQ(loop->body->stmts[1]->expr->spelling, passes::kPrefetchAhead);
+}

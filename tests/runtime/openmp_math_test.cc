@@ -145,3 +145,13 @@ TEST(OpenMpMath, StridedTripCountsMatchTheLoopsTheyReplace) {
   EXPECT_EQ(mslport::full_trips(0xffffffffu, 32u, 32u), 0x7ffffffu);
   EXPECT_EQ(mslport::full_trips(0xffffffffu, 0xffffffffu, 1u), 1u);
 }
+
+TEST(OpenMpMath, PrefetchHintsPastTheEndOfABufferDoNotFault) {
+  // mslport::prefetch_ahead asks for lines up to 4 strides past `p`: at the
+  // end of a buffer those are past it (a prefetch never faults; the
+  // addresses are integers, never dereferenced pointers).
+  std::vector<float> small(16, 1.0f);
+  mslport::prefetch_ahead(small.data() + 15, 1u << 30, 4096);
+  mslport::prefetch_ahead(nullptr, 0xffffffffu, 256);
+  EXPECT_EQ(small[15], 1.0f);
+}

@@ -122,6 +122,7 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   // Calls the passes insert, and the openmp_rt.h functions they become.
   static const std::map<std::string, std::string> kRuntimeCalls = {
       {passes::kStridedTrips, "mslport::strided_trips"}, {passes::kFullTrips, "mslport::full_trips"},
+      {passes::kPrefetchAhead, "mslport::prefetch_ahead"},
       {kUdivPrepare, "mslport::udiv_prepare"},           {kUdivPrepared, "mslport::udiv"},
       {kUmodPrepared, "mslport::umod"},
   };

@@ -192,6 +192,20 @@ inline uint32_t umod(uint32_t n, const vec<uint32_t, 4>& r) { return r.w == 0u ?
 constexpr uint32_t udiv_scalar(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a / b; }
 constexpr uint32_t umod_scalar(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
 
+// A hint from the threadgroup-strided loops (passes/loop_schedule_points.h,
+// kPrefetchAhead): `p` is where this iteration's reads start, the next
+// iterations start `stride` bytes apart and each reads `span` bytes; the
+// lines of the one kAhead iterations later are asked for now, into L2
+// (locality 1: into L1 too, bf16_matvec gained less). A prefetch never
+// faults, so addresses past the buffer's end are harmless; they are
+// computed as integers, not pointers.
+inline void prefetch_ahead(const void* p, uint32_t stride, uint32_t span) {
+  constexpr uintptr_t kAhead = 4, kLine = 64;
+  const uintptr_t from = uintptr_t(p) + kAhead * stride;
+  for (uintptr_t a = from & ~(kLine - 1); a < from + span; a += kLine)
+    __builtin_prefetch(reinterpret_cast<const void*>(a), /*rw=*/0, /*locality=*/1);
+}
+
 // Trip counts of a thread-strided loop `for (v = start; v < n; v += c)`
 // rewritten with a uniform trip count (passes/loop_schedule_points.h): all
 // its iterations, and those that every thread completes when every start
