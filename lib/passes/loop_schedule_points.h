@@ -54,8 +54,8 @@ constexpr const char* kThreadgroupThreads = "__mslport_threadgroup_threads";
 constexpr const char* kStridedTrips = "__mslport_strided_trips";
 constexpr const char* kFullTrips = "__mslport_full_trips";
 // In the loop of the iterations every thread completes, one statement per
-// device or constant buffer the body reads at `P[v]` or `P[U + v]` (P, U
-// uniform): prefetch_ahead(&P[U + it * C], C * size, bound * size)
+// device or constant buffer of 1- or 2-byte elements the body reads at
+// `P[v]` or `P[U + v]` (P, U uniform): prefetch_ahead(&P[U + it * C], C * size, bound * size)
 // (void), a hint for the lines the threadgroup reads a few iterations
 // later. A threadgroup-level statement: the OpenMP backend emits it once
 // per iteration, not per work-item (openmp_rt.h: mslport::prefetch_ahead).

@@ -244,19 +244,20 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
 
 TEST(LoopSchedulePoints, StreamedReadsGetAPrefetchHintInTheFullIterations) {
   // The iterations every thread completes start with a hint for each device
-  // buffer read at `P[v]` / `P[U + v]` with P and U the same for the
-  // threadgroup: `row[i]` and `x[g * n + i]`. Not for `x[i]` (a buffer read
-  // at v alone is the same for every threadgroup), a second loop's `row[i]`
-  // (streamed by the first), or `out[g * n + i]`, which is written.
+  // buffer of elements narrower than 4 bytes read at `P[v]` / `P[U + v]`
+  // with P and U the same for the threadgroup: `row[i]` and `h[g * n + i]`.
+  // Not for `x[i]` (a buffer read at v alone is the same for every
+  // threadgroup), `x[g * n + i]` (floats), a second loop's `row[i]`
+  // (streamed by the first), or `o[g * n + j]`, which is written.
   auto m = parse_or_die(R"(
 kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buffer(1)]],
-              device float* out [[buffer(2)]], constant uint& n [[buffer(3)]],
+              device const half* h [[buffer(2)]], device half* o [[buffer(3)]], constant uint& n [[buffer(4)]],
               uint g [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]],
               uint tgs [[threads_per_threadgroup]]) {
   device const ushort* row = w + g * n;
   float acc = 0.0f;
-  for (uint i = lid; i < n; i += tgs) acc += x[i] * float(row[i]) + x[g * n + i];
-  for (uint j = lid; j < n; j += tgs) out[g * n + j] = acc * float(row[j]);
+  for (uint i = lid; i < n; i += tgs) acc += x[i] * float(row[i]) + x[g * n + i] + float(h[g * n + i]);
+  for (uint j = lid; j < n; j += tgs) o[g * n + j] = half(acc * float(row[j]));
 }
 )");
   auto& k = m.kernels[0];
@@ -270,8 +271,8 @@ kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buff
   EXPECT_EQ(count("__mslport_prefetch_ahead("), 2u) << ir_text;
   EXPECT_EQ(count("__mslport_prefetch_ahead(&row[mslport_iter0 * tgs], tgs * 2u, "
                   "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
-  EXPECT_EQ(count("__mslport_prefetch_ahead(&x[(g * n) + (mslport_iter0 * tgs)], tgs * 4u, "
-                  "__mslport_threadgroup_size_x() * 4u)"), 1u) << ir_text;
+  EXPECT_EQ(count("__mslport_prefetch_ahead(&h[(g * n) + (mslport_iter0 * tgs)], tgs * 2u, "
+                  "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
   // In the full iterations' loop, after its schedule point.
   const Stmt* loop = first_loop(k);
   ASSERT_NE(loop, nullptr);
