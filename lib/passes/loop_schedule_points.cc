@@ -1,8 +1,7 @@
 #include "passes/loop_schedule_points.h"
 
-#include <set>
-
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -161,25 +160,6 @@ struct Scheduler {
     return !writes_any(*s.body, *c.args[0]) && schedulable_body(*s.body);
   }
 
-  // for (uint v = S; v < N; v += C) B   =>
-  //   uint start = S;
-  //   for (uint it = 0; it < (N == 0 ? 0 : (N - 1) / C + 1); it += 1) {
-  //     uint v = start + it * C;  if (v < N) B }
-  // Same iterations in the same order for every thread (while S + k*C does
-  // not wrap around 2^32, where the original loop would misbehave too); the
-  // trip count is now uniform, so the loop can be turned inside out.
-  //
-  // When every S is below a known bound (start_bound), the iterations that
-  // every thread completes come first, without the test:
-  //   full = N >= bound ? (N - bound) / C + 1 : 0    (64-bit)
-  //   for (uint it = 0; it < full; it += 1) { uint v = start + it * C; B }
-  //   for (uint it2 = 0; it2 < trips - full; it2 += 1) {
-  //     uint v = start + (full + it2) * C; if (v < N) B }
-  // it * C + bound <= N there, so v < N for every thread: B runs unmasked
-  // (a vector loop with plain loads), and loops in B are under no
-  // per-thread condition (they can be turned inside out too). The second
-  // loop is the tail: at most ceil(bound / C) iterations.
-  // The result is written into `out`.
   // Device or constant memory read at `P[v]`, `P[U + v]` or `P[v + U]` in
   // `body`, with P and U threadgroup-uniform, pure and unchanged by `body`
   // (at most two such pointers, the first seen): the address the
@@ -290,6 +270,25 @@ struct Scheduler {
     stmts.insert(stmts.begin(), std::make_move_iterator(hints.begin()), std::make_move_iterator(hints.end()));
   }
 
+  // for (uint v = S; v < N; v += C) B   =>
+  //   uint start = S;
+  //   for (uint it = 0; it < (N == 0 ? 0 : (N - 1) / C + 1); it += 1) {
+  //     uint v = start + it * C;  if (v < N) B }
+  // Same iterations in the same order for every thread (while S + k*C does
+  // not wrap around 2^32, where the original loop would misbehave too); the
+  // trip count is now uniform, so the loop can be turned inside out.
+  //
+  // When every S is below a known bound (start_bound), the iterations that
+  // every thread completes come first, without the test:
+  //   full = N >= bound ? (N - bound) / C + 1 : 0    (64-bit)
+  //   for (uint it = 0; it < full; it += 1) { uint v = start + it * C; B }
+  //   for (uint it2 = 0; it2 < trips - full; it2 += 1) {
+  //     uint v = start + (full + it2) * C; if (v < N) B }
+  // it * C + bound <= N there, so v < N for every thread: B runs unmasked
+  // (a vector loop with plain loads), and loops in B are under no
+  // per-thread condition (they can be turned inside out too). The second
+  // loop is the tail: at most ceil(bound / C) iterations.
+  // The result is written into `out`.
   void rewrite_strided(StmtPtr& loop, std::vector<StmtPtr>& out) {
     Stmt& s = *loop;
     SourceLoc loc = s.loc;

@@ -762,7 +762,9 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
 }
 
 bool KernelEmitter::prefix_guarded_loop(const std::optional<PrefixGuard>& g) {
-  if (san_ || !g || simd_group_major_) return false;  // the checker sees every work-item's test
+  // Sanitizing, the checker sees every work-item's test; one SIMD group at a
+  // time, the group's own loop is already open.
+  if (san_ || !g || simd_group_major_) return false;
   const std::vector<const Stmt*>& body = g->body;
   // SIMD lanes want work_item_loop's per-SIMD-group copy; eliminate_returns'
   // flag wants its two copies: both keep the test.

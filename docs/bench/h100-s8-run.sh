@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device run (session 6): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP;
+# Device run (session 6; `ab` and `aball` added in session 8; `aball` expects .devrun/ct-old, session 7's emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP;
 # `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
 # Replaces session 5's h100-s5-full-run.sh (git history keeps it; it also ran --nvidia-shfl both).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
@@ -31,6 +31,23 @@ bench)
   timeout 560 $MR bench --targets $R/corpus-targets --target all --format json \
     --work-dir /tmp/wb > $O/bench_h100.json 2> $O/bench_h100.err
   echo "bench16 rc=$? at $SECONDS s" >> $O/summary.txt ;;
+aball)
+  # Every OpenMP bench kernel on 16 cores: session 7's emitted corpus (ct-old) and this
+  # session's, alternating, two rounds.
+  for round in 1 2; do for t in ct-old corpus-targets; do
+    timeout 200 $MR bench --targets $R/$t --target openmp --format json --work-dir /tmp/wall-$t \
+      > $O/aball_${t}_$round.json 2> $O/aball_${t}_$round.err
+    echo "aball $t $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done ;;
+ab)
+  # OpenMP on 16 cores: the corpus's mat-vecs emitted before (ct-old) and after session 8's
+  # prepared divisors and SIMD-group-major loops, alternating, two rounds.
+  for round in 1 2; do for t in ct-old corpus-targets; do
+    timeout 120 $MR bench --targets $R/$t --target openmp --format json --work-dir /tmp/wab-$t \
+      --kernel dequant_matvec_4bit_v3 dequant_matvec_8bit_v3 dequant_matvec_4bit_v4 dequant_matvec_4bit_v5 dequant_matvec_2bit \
+      > $O/ab_${t}_$round.json 2> $O/ab_${t}_$round.err
+    echo "ab $t $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done ;;
 esac
 pack
 cat $O/summary.txt
