@@ -370,6 +370,28 @@ void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f) {
   for (auto& a : e.args) if (a) walk_exprs(*a, f);
   if (e.mask) walk_exprs(*e.mask, f);
 }
+StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> remap) {
+  StmtPtr c = body.clone();
+  walk_stmts_mut(*c, [&](Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && !remap.count(s.var)) {
+      Var v = k.vars[s.var];  // a copy: add_var grows k.vars
+      remap[s.var] = add_var(k, v.name, v.type, v.loc, v.is_const);
+    }
+    return true;
+  });
+  auto rename = [&](Expr& x) {
+    if (x.kind == Expr::Kind::VarRef && remap.count(x.index)) x.index = remap.at(x.index);
+    return true;
+  };
+  walk_stmts_mut(*c, [&](Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl && remap.count(s.var)) s.var = remap.at(s.var);
+    if (s.expr) walk_exprs_mut(*s.expr, rename);
+    if (s.step) walk_exprs_mut(*s.step, rename);
+    return true;
+  });
+  return c;
+}
+
 void walk_exprs_mut(Expr& e, const std::function<bool(Expr&)>& f) {
   if (!f(e)) return;
   for (auto& a : e.args) if (a) walk_exprs_mut(*a, f);

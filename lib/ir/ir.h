@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -367,6 +368,12 @@ int address_taken_variable(const Expr& e);
 // loop body gives its variable a new value each iteration). Writes through
 // pointers are not seen: see address_taken_variable.
 std::set<int> vars_written(const Stmt& s);
+
+// A copy of `body` whose declarations declare new variables (names stay
+// unique in the kernel, and the uniformity of a variable is one fact for
+// all its declarations), with `remap` already holding the variables to
+// rename that the body does not declare.
+StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> remap);
 
 // Generic traversal helpers (pre-order). Return false from the callback to
 // stop descending into that node's children.

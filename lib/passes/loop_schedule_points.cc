@@ -100,32 +100,6 @@ ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
   }
 }
 
-// A copy of `body` whose declarations declare new variables (names stay
-// unique in the kernel, and the uniformity of a variable is one fact for
-// all its declarations), with `remap` already holding the variables to
-// rename that the body does not declare.
-StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> remap) {
-  StmtPtr c = body.clone();
-  walk_stmts_mut(*c, [&](Stmt& s) {
-    if (s.kind == Stmt::Kind::Decl && !remap.count(s.var)) {
-      Var v = k.vars[s.var];  // a copy: add_var grows k.vars
-      remap[s.var] = add_var(k, v.name, v.type, v.loc, v.is_const);
-    }
-    return true;
-  });
-  auto rename = [&](Expr& x) {
-    if (x.kind == Expr::Kind::VarRef && remap.count(x.index)) x.index = remap.at(x.index);
-    return true;
-  };
-  walk_stmts_mut(*c, [&](Stmt& s) {
-    if (s.kind == Stmt::Kind::Decl && remap.count(s.var)) s.var = remap.at(s.var);
-    if (s.expr) walk_exprs_mut(*s.expr, rename);
-    if (s.step) walk_exprs_mut(*s.step, rename);
-    return true;
-  });
-  return c;
-}
-
 struct Scheduler {
   Kernel& k;
   UniformityInfo info;

@@ -567,3 +567,63 @@ kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)
 }
 
 }  // namespace
+
+TEST(OpenClRun, SimdStridedLoopsUnrolledWithTheirWordsLoadedFirst) {
+  // raise/prefetch_strided_loads.cc: a SIMD-strided loop whose body starts
+  // with `uint w = p[U + v];` and stores nothing runs four iterations per
+  // trip with the four words loaded first, each later one only when its
+  // iteration runs. Row lengths around multiples of 4 * 32, partial last
+  // trips included; the sum is the source's order per lane (exact here).
+  REQUIRE_OPENCL();
+  Emitted e = emit(R"(
+kernel void rows(device const uint* w [[buffer(0)]], device uint* out [[buffer(1)]],
+                 constant uint& n [[buffer(2)]], uint lane [[thread_index_in_simdgroup]],
+                 uint row [[threadgroup_position_in_grid]]) {
+  device const uint* w_row = w + row * n;
+  uint acc = 0;
+  for (uint c = lane; c < n; c += 32) {
+    uint word = w_row[c];
+    acc = acc * 3u + (word ^ c);
+  }
+  out[row * 32 + lane] = acc;
+})");
+  ASSERT_TRUE(e.error.empty()) << e.error;
+  ASSERT_NE(e.cl.find("for (uint c = lane; c < *n; c += 4u * 32u) {"), std::string::npos) << e.cl;
+  ASSERT_NE(e.cl.find("const uint word_w3 = (c + 3u * 32u < *n) ? w_row[c + 3u * 32u] : 0u;"), std::string::npos)
+      << e.cl;
+  ASSERT_NE(e.cl.find("mslport_prefetch_l2(&w_row[c + 4u * 32u]);"), std::string::npos) << e.cl;
+  // Not when the body stores (the loads would move past the stores) or the
+  // word is read under a condition (it may not be one the source reads).
+  for (const char* body : {"uint word = w_row[c]; out[c] = word;", "uint word = c > 5 ? w_row[c] : 0u; acc += word;"}) {
+    Emitted kept = emit(std::string(R"(
+kernel void k(device const uint* w [[buffer(0)]], device uint* out [[buffer(1)]], constant uint& n [[buffer(2)]],
+              uint lane [[thread_index_in_simdgroup]]) {
+  device const uint* w_row = w + n;
+  uint acc = 0;
+  for (uint c = lane; c < n; c += 32) { )") + body + R"( }
+  out[lane] += acc;
+})");
+    ASSERT_TRUE(kept.error.empty()) << kept.error;
+    EXPECT_NE(kept.cl.find("c += 32u) {"), std::string::npos) << kept.cl;
+    EXPECT_EQ(kept.cl.find("_w3"), std::string::npos) << kept.cl;
+  }
+  for (uint32_t n : {1u, 31u, 32u, 100u, 127u, 128u, 129u, 200u, 257u, 384u}) {
+    const uint32_t rows = 3;
+    std::vector<uint32_t> w(size_t{rows} * n);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = uint32_t(i * 2654435761u);
+    Launch l;
+    l.grid = {32 * rows, 1, 1};
+    l.tg = {32, 1, 1};
+    l.buffers[0] = bytes_of(w);
+    l.buffers[1] = bytes_of(std::vector<uint32_t>(32 * rows, 0xdeadbeefu));
+    l.buffers[2] = bytes_of(std::vector<uint32_t>{n});
+    ASSERT_EQ(opencl().run(e, "rows", l), "");
+    auto out = values_of<uint32_t>(l.buffers[1]);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        uint32_t acc = 0;
+        for (uint32_t c = lane; c < n; c += 32) acc = acc * 3u + (w[size_t{r} * n + c] ^ c);
+        EXPECT_EQ(out[r * 32 + lane], acc) << "n " << n << " row " << r << " lane " << lane;
+      }
+  }
+}

@@ -15,11 +15,27 @@
 // loop that stages x into threadgroup memory); hand-edited, two to four
 // iterations ahead gained less than one, the whole row up front lost.
 //
+// A loop whose body starts its work with `T w = p[U + v];` at its top level
+// and writes no memory (no barrier, collective, nested loop or store) is
+// also unrolled kUnroll times with the kUnroll words loaded first:
+//   for (v = S; v < N; v += 4 * C) {
+//     T w0 = p[U + v]; T w1 = v + C < N ? p[U + (v + C)] : 0; ...
+//     if (v + 4 * C < N) mslport_prefetch_l2(&p[U + (v + 4 * C)]);
+//     { B with w = w0 }  if (v + C < N) { B with v + C, w = w1 }  ...
+//   }
+// The iterations and their order are the source's, and each word is one
+// the source reads (v + k * C < N). NVIDIA's compiler issues a word's load
+// only after the previous word's arithmetic; loaded up front, four are in
+// flight per lane. Hand-edited on the H100 (docs/bench/h100-s8-unroll.txt):
+// dequant_matvec_8bit_v3 1338-1358 -> 1432-1481 GB/s, 4-bit v3 unchanged
+// (issue-bound), 2x +2 %, 8x no better than 4x.
+//
 // Only loops stepping by the SIMD-group width (C = 32), unsigned loop
 // variables (v + C wraps rather than overflows), loops with no break or
 // return (the next iteration then runs exactly when v + C < N, so the
 // prefetched element is one the loop reads), reads outside nested loops, at
 // most two buffers per loop.
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -34,6 +50,7 @@ using ir::Expr;
 using ir::Stmt;
 
 constexpr int kMaxPrefetchesPerLoop = 2;
+constexpr int kUnroll = 4;
 constexpr int64_t kSimdWidth = 32;
 
 bool is_var(const Expr& e, int var) { return e.kind == Expr::Kind::VarRef && e.index == var; }
@@ -123,6 +140,97 @@ struct Prefetcher {
     return reads;
   }
 
+  // The index in `body` of the top-level `T w = p[U + v];` that `read` is
+  // the initialiser of, when the body may be unrolled with that word loaded
+  // first (see the file comment); -1 otherwise.
+  int unrollable_load(const Stmt& body, const Expr* read) const {
+    if (body.kind != Stmt::Kind::Block) return -1;
+    bool pure = true;
+    ir::walk_stmts(body, [&](const Stmt& s) {
+      if ((is_loop(s) && &s != &body) || s.kind == Stmt::Kind::Barrier || s.kind == Stmt::Kind::Continue) pure = false;
+      auto visit = [&](const Expr& e) {
+        if (ir::writes_operand(e) && ir::written_variable(e) < 0) pure = false;  // a store
+        if (ir::address_taken_variable(e) >= 0 || e.kind == Expr::Kind::Collective) pure = false;
+        return pure;
+      };
+      if (s.expr) ir::walk_exprs(*s.expr, visit);
+      if (s.step) ir::walk_exprs(*s.step, visit);
+      return pure;
+    });
+    if (!pure) return -1;
+    for (size_t i = 0; i < body.stmts.size(); ++i) {
+      const Stmt& s = *body.stmts[i];
+      // An integer word of the initialiser's own type (the later words are 0
+      // past the end).
+      const ir::Type& t = k.vars[static_cast<size_t>(std::max(s.var, 0))].type;
+      if (s.kind == Stmt::Kind::Decl && s.expr.get() == read && t == read->type && t.is_scalar() &&
+          !ir::is_float(t.scalar) && t.scalar != ir::ScalarKind::Bool)
+        return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // The loop unrolled kUnroll times, its words loaded first (file comment).
+  void unroll_with_loads_first(Stmt& loop, int v, int load_at, const StridedRead& r) {
+    const ir::SourceLoc loc = loop.loc;
+    const ir::Type u32 = loop.expr->args[0]->type;
+    const ir::Type boolean = ir::Type::scalar_of(ir::ScalarKind::Bool);
+    const Expr& n = *loop.expr->args[1];
+    const Expr& step = *loop.step->args[1];
+    const Stmt& load = *loop.body->stmts[static_cast<size_t>(load_at)];
+    const ir::Type word = k.vars[load.var].type;
+    // v + k * C
+    auto ahead = [&](int copies) -> ir::ExprPtr {
+      if (copies == 0) return ir::make_var_ref(k, v, loc);
+      return ir::make_binary(ir::BinaryOp::Add, u32, ir::make_var_ref(k, v, loc),
+                             ir::make_binary(ir::BinaryOp::Mul, u32, ir::make_int(u32, copies, loc), step.clone(), loc),
+                             loc);
+    };
+    auto in_range = [&](int copies) { return ir::make_binary(ir::BinaryOp::Lt, boolean, ahead(copies), n.clone(), loc); };
+    auto element = [&](int copies) {
+      ir::ExprPtr index = ahead(copies);
+      if (r.offset) index = ir::make_binary(ir::BinaryOp::Add, r.read->args[1]->type, r.offset->clone(), std::move(index), loc);
+      return index;
+    };
+    std::vector<ir::StmtPtr> out;
+    std::vector<int> words;
+    for (int c = 0; c < kUnroll; ++c) {
+      const int w = ir::add_var(k, k.vars[load.var].name + "_w" + std::to_string(c), word, loc, /*is_const=*/true);
+      words.push_back(w);
+      ir::ExprPtr value = make_index(r.read->args[0]->clone(), element(c), r.read->type);
+      if (c > 0) value = make_conditional(in_range(c), std::move(value), ir::make_int(word, 0, loc));
+      out.push_back(ir::make_decl(w, std::move(value), loc));
+    }
+    {
+      std::vector<ir::ExprPtr> args;
+      args.push_back(make_address_of_element(r.read->args[0]->clone(), element(kUnroll), r.read->type));
+      std::vector<ir::StmtPtr> hint;
+      hint.push_back(ir::make_expr_stmt(make_call("mslport_prefetch_l2", ir::Type::void_type(), std::move(args), loc)));
+      out.push_back(ir::make_if(in_range(kUnroll), ir::make_block(std::move(hint), loc), nullptr, loc));
+    }
+    // Copies 1.. from the source's body (fresh variables, v + k * C for v),
+    // then the body itself as copy 0.
+    std::vector<ir::StmtPtr> copies(kUnroll);
+    std::vector<int> vars(kUnroll, v);
+    for (int c = 1; c < kUnroll; ++c) {
+      vars[static_cast<size_t>(c)] = ir::add_var(k, k.vars[v].name + "_" + std::to_string(c), u32, loc, true);
+      copies[static_cast<size_t>(c)] = ir::clone_with_fresh_vars(k, *loop.body, {{v, vars[static_cast<size_t>(c)]}});
+    }
+    copies[0] = std::move(loop.body);
+    for (int c = 0; c < kUnroll; ++c) {
+      ir::StmtPtr& copy = copies[static_cast<size_t>(c)];
+      copy->stmts[static_cast<size_t>(load_at)]->expr = ir::make_var_ref(k, words[static_cast<size_t>(c)], loc);
+      std::vector<ir::StmtPtr> stmts;
+      if (c > 0) stmts.push_back(ir::make_decl(vars[static_cast<size_t>(c)], ahead(c), loc));
+      stmts.push_back(std::move(copy));
+      ir::StmtPtr block = ir::make_block(std::move(stmts), loc);
+      out.push_back(c == 0 ? std::move(block) : ir::make_if(in_range(c), std::move(block), nullptr, loc));
+    }
+    ir::ExprPtr wide = ir::make_binary(ir::BinaryOp::Mul, step.type, ir::make_int(step.type, kUnroll, loc), step.clone(), loc);
+    loop.body = ir::make_block(std::move(out), loc);
+    loop.step->args[1] = std::move(wide);
+  }
+
   void add_prefetches(Stmt& loop) {
     const int v = strided_loop_var(loop);
     if (v < 0 || !loop.body || leaves_early(*loop.body)) return;
@@ -136,8 +244,17 @@ struct Prefetcher {
       return ir::make_binary(ir::BinaryOp::Add, loop.expr->args[0]->type, ir::make_var_ref(k, v, loop.step->loc),
                          step.clone(), loop.step->loc);
     };
+    const std::vector<StridedRead> reads = strided_reads(*loop.body, v, w);
+    if (reads.size() == 1) {
+      const int load_at = unrollable_load(*loop.body, reads[0].read);
+      if (load_at >= 0) {
+        ctx.prelude.require("mslport_prefetch_l2");
+        unroll_with_loads_first(loop, v, load_at, reads[0]);
+        return;
+      }
+    }
     std::vector<ir::StmtPtr> hints;
-    for (const auto& [read, offset] : strided_reads(*loop.body, v, w)) {
+    for (const auto& [read, offset] : reads) {
       ir::ExprPtr index = next();
       if (offset) index = ir::make_binary(ir::BinaryOp::Add, read->args[1]->type, offset->clone(), std::move(index), read->loc);
       std::vector<ir::ExprPtr> args;
