@@ -286,6 +286,42 @@ StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body, SourceLoc lo
   auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::If; s->expr = std::move(cond);
   s->body = std::move(then_body); s->else_body = std::move(else_body); s->loc = std::move(loc); return s;
 }
+ExprPtr make_call(std::string callee, Type type, std::vector<ExprPtr> args, SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Call;
+  e->spelling = std::move(callee);
+  e->type = std::move(type);
+  e->args = std::move(args);
+  e->loc = std::move(loc);
+  return e;
+}
+
+ExprPtr make_cast(Type type, ExprPtr x) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Cast;
+  e->type = std::move(type);
+  e->loc = x->loc;
+  e->args.push_back(std::move(x));
+  return e;
+}
+
+ExprPtr make_index(ExprPtr base, ExprPtr index, Type element) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Index;
+  e->type = std::move(element);
+  e->loc = base->loc;
+  e->args.push_back(std::move(base));
+  e->args.push_back(std::move(index));
+  return e;
+}
+
+ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, Type element) {
+  Type type = pointer->type;
+  SourceLoc loc = pointer->loc;
+  return make_unary(UnaryOp::AddrOf, std::move(type), make_index(std::move(pointer), std::move(index), std::move(element)),
+                        std::move(loc));
+}
+
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
   // Keep names unique within the kernel so printers never need scoping.
   std::string base = name, n = name;
@@ -314,6 +350,16 @@ bool same_expr(const Expr& a, const Expr& b) {
   for (size_t i = 0; i < a.args.size(); ++i)
     if (!same_expr(*a.args[i], *b.args[i])) return false;
   return true;
+}
+
+std::optional<const Expr*> offset_from_var(const Expr& index, int var) {
+  auto is_var = [&](const Expr& e) { return e.kind == Expr::Kind::VarRef && e.index == var; };
+  if (is_var(index)) return nullptr;
+  if (index.kind != Expr::Kind::Binary || index.binary_op != BinaryOp::Add || !index.type.is_scalar(ScalarKind::UInt))
+    return std::nullopt;
+  if (is_var(*index.args[1])) return index.args[0].get();
+  if (is_var(*index.args[0])) return index.args[1].get();
+  return std::nullopt;
 }
 
 std::string name_after_operand(const Kernel& k, const Expr& e, const std::string& prefix) {

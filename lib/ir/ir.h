@@ -343,11 +343,20 @@ StmtPtr make_block(std::vector<StmtPtr> stmts = {}, SourceLoc loc = {});
 StmtPtr make_expr_stmt(ExprPtr e);
 StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
+ExprPtr make_call(std::string callee, Type type, std::vector<ExprPtr> args, SourceLoc loc = {});
+ExprPtr make_cast(Type type, ExprPtr e);
+// base[index] (base a pointer or vector) and &base[index] (base a pointer).
+ExprPtr make_index(ExprPtr base, ExprPtr index, Type element);
+ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, Type element);
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
 
 // The same expression tree (kinds, types, operands, literals), so the same
 // value where both are pure.
 bool same_expr(const Expr& a, const Expr& b);
+
+// For an index `v`, `U + v` or `v + U` (uint addition) with v the variable
+// `var`: U, or nullptr for `v` alone; nullopt for any other index.
+std::optional<const Expr*> offset_from_var(const Expr& index, int var);
 
 // A readable name for a value computed from `e`: `prefix` and the name of
 // the first variable or parameter `e` reads ("mslport_div_group_size").

@@ -73,13 +73,7 @@ bool positive_stride(const Kernel& k, const Expr& e) {
 // the OpenMP printer knows (this pass runs for that backend only).
 // A call of one of the functions loop_schedule_points.h names (uint).
 ExprPtr make_uint_call(const char* name, std::vector<ExprPtr> args, SourceLoc loc) {
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::Call;
-  e->type = Type::scalar_of(ScalarKind::UInt);
-  e->spelling = name;
-  e->loc = loc;
-  e->args = std::move(args);
-  return e;
+  return make_call(name, Type::scalar_of(ScalarKind::UInt), std::move(args), std::move(loc));
 }
 
 ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
@@ -183,17 +177,10 @@ struct Scheduler {
       const Expr& p = *e.args[0];
       if (!p.type.is_pointer() || (p.type.space != AddressSpace::Device && p.type.space != AddressSpace::Constant))
         return true;
-      const Expr& i = *e.args[1];
-      const Expr* offset = nullptr;
-      if (!is_var(i, v)) {
-        if (i.kind != Expr::Kind::Binary || i.binary_op != BinaryOp::Add || !i.type.is_scalar(ScalarKind::UInt))
-          return true;
-        if (is_var(*i.args[1], v)) offset = i.args[0].get();
-        else if (is_var(*i.args[0], v)) offset = i.args[1].get();
-        else return true;
-        if (!plain(*offset)) return true;
-      }
-      if (!plain(p)) return true;
+      const auto index_offset = offset_from_var(*e.args[1], v);
+      if (!index_offset) return true;
+      const Expr* offset = *index_offset;
+      if ((offset && !plain(*offset)) || !plain(p)) return true;
       // A buffer argument read at `v` alone: every threadgroup reads the same
       // elements (a mat-vec's x, a norm's weights), mostly from cache.
       if (!offset && p.kind == Expr::Kind::ParamRef) return true;
@@ -222,13 +209,7 @@ struct Scheduler {
       // [U + it * C, U + it * C + bound).
       ExprPtr index = make_binary(BinaryOp::Mul, u32, make_var_ref(k, it, loc), c.clone(), loc);
       if (r.offset) index = make_binary(BinaryOp::Add, u32, r.offset->clone(), std::move(index), loc);
-      auto element = std::make_unique<Expr>();
-      element->kind = Expr::Kind::Index;
-      element->type = *r.pointer->type.elem;
-      element->loc = loc;
-      element->args.push_back(r.pointer->clone());
-      element->args.push_back(std::move(index));
-      ExprPtr address = make_unary(UnaryOp::AddrOf, r.pointer->type, std::move(element), loc);
+      ExprPtr address = make_address_of_element(r.pointer->clone(), std::move(index), *r.pointer->type.elem);
       auto bytes = [&](const Expr& n) {
         return make_binary(BinaryOp::Mul, u32, n.clone(), make_int(u32, r.element_size, loc), loc);
       };
@@ -236,9 +217,7 @@ struct Scheduler {
       args.push_back(std::move(address));
       args.push_back(bytes(c));
       args.push_back(bytes(bound));
-      ExprPtr call = make_uint_call(kPrefetchAhead, std::move(args), loc);
-      call->type = Type::void_type();
-      hints.push_back(make_expr_stmt(std::move(call)));
+      hints.push_back(make_expr_stmt(make_call(kPrefetchAhead, Type::void_type(), std::move(args), loc)));
     }
     auto& stmts = loop.body->stmts;
     stmts.insert(stmts.begin(), std::make_move_iterator(hints.begin()), std::make_move_iterator(hints.end()));
@@ -492,6 +471,10 @@ struct Scheduler {
 };
 
 }  // namespace
+
+bool is_prefetch_hint(const Stmt& s) {
+  return s.kind == Stmt::Kind::ExprStmt && s.expr->kind == Expr::Kind::Call && s.expr->spelling == kPrefetchAhead;
+}
 
 int insert_loop_schedule_points(Kernel& k) {
   if (!k.body) return 0;

@@ -62,4 +62,5 @@ constexpr const char* kFullTrips = "__mslport_full_trips";
 // bf16_matvec on the 2-core VM: 4.0 -> 3.1 ms, its weight row being one
 // read stream per core, which the hardware prefetcher alone ran at 7 GB/s.
 constexpr const char* kPrefetchAhead = "__mslport_prefetch_ahead";
+bool is_prefetch_hint(const ir::Stmt& s);  // an ExprStmt calling kPrefetchAhead
 }  // namespace mslport::passes

@@ -540,7 +540,7 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
       if (passes::is_canonical_collective_stmt(s)) { collective(s); break; }
       if (plan_.tg_evaluable(k_, *s.expr)) {
         line(ex(*s.expr, false) + ";");
-      } else if (s.expr->kind == Expr::Kind::Call && s.expr->spelling == passes::kPrefetchAhead) {
+      } else if (passes::is_prefetch_hint(s)) {
         // A hint whose address is per thread after all (a variable assigned
         // under an early return's flag): not worth a loop over work-items.
       } else {
@@ -871,7 +871,7 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
     case Stmt::Kind::ExprStmt:
       // A threadgroup's prefetch hint in a loop that stayed per work-item:
       // once per work-item it would ask for the same lines 256 times.
-      if (s.expr->kind == Expr::Kind::Call && s.expr->spelling == passes::kPrefetchAhead) break;
+      if (passes::is_prefetch_hint(s)) break;
       // The defining assignment of a recomputed variable: each loop that
       // reads it computes it (work_item_values).
       if (s.expr->kind == Expr::Kind::Assign && !s.expr->assign_op && s.expr->args[0]->kind == Expr::Kind::VarRef &&

@@ -72,17 +72,10 @@ struct Preparer {
       default:
         return nullptr;  // calls, memory, assignments
     }
-    auto copy = std::make_unique<Expr>();
-    copy->kind = e.kind;
-    copy->type = e.type;
-    copy->loc = e.loc;
-    copy->int_value = e.int_value;
-    copy->binary_op = e.binary_op;
-    copy->unary_op = e.unary_op;
-    for (auto& a : e.args) {
-      auto c = invariant_copy(*a);
-      if (!c) return nullptr;
-      copy->args.push_back(std::move(c));
+    ir::ExprPtr copy = e.clone();
+    for (auto& a : copy->args) {
+      a = invariant_copy(*a);
+      if (!a) return nullptr;
     }
     return copy;
   }
@@ -92,13 +85,9 @@ struct Preparer {
       if (ir::same_expr(*e, *d)) return v;
     const ir::Type u4 = ir::Type::vector_of(ir::ScalarKind::UInt, 4);
     const int v = ir::add_var(k, ir::name_after_operand(k, *d, "mslport_div"), u4, d->loc, /*is_const=*/true);
-    auto call = std::make_unique<Expr>();
-    call->kind = Expr::Kind::Call;
-    call->type = u4;
-    call->loc = d->loc;
-    call->spelling = kUdivPrepare;
-    call->args.push_back(d->clone());
-    decls.push_back(ir::make_decl(v, std::move(call), d->loc));
+    std::vector<ir::ExprPtr> args;
+    args.push_back(d->clone());
+    decls.push_back(ir::make_decl(v, ir::make_call(kUdivPrepare, u4, std::move(args), d->loc), d->loc));
     prepared.emplace_back(std::move(d), v);
     return v;
   }

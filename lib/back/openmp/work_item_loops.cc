@@ -60,9 +60,7 @@ struct Planner {
       tg = true;
     if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
     // Once per iteration of the threadgroup's loop, not per work-item.
-    if (s.kind == Stmt::Kind::ExprStmt && parent_tg && s.expr->kind == Expr::Kind::Call &&
-        s.expr->spelling == passes::kPrefetchAhead)
-      tg = true;
+    if (parent_tg && passes::is_prefetch_hint(s)) tg = true;
     if (tg) plan.tg_level.insert(&s);
     switch (s.kind) {
       case Stmt::Kind::Block:

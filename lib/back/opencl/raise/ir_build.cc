@@ -5,25 +5,6 @@ namespace mslport::back::opencl {
 using ir::Expr;
 using ir::ExprPtr;
 
-ExprPtr make_call(std::string callee, ir::Type type, std::vector<ExprPtr> args, ir::SourceLoc loc) {
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::Call;
-  e->spelling = std::move(callee);
-  e->type = std::move(type);
-  e->args = std::move(args);
-  e->loc = std::move(loc);
-  return e;
-}
-
-ExprPtr make_cast(ir::Type type, ExprPtr x) {
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::Cast;
-  e->type = std::move(type);
-  e->loc = x->loc;
-  e->args.push_back(std::move(x));
-  return e;
-}
-
 ExprPtr make_swizzle(ExprPtr base, std::vector<int> lanes) {
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::Swizzle;
@@ -53,23 +34,6 @@ ExprPtr make_conditional(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
   e->args.push_back(std::move(then_value));
   e->args.push_back(std::move(else_value));
   return e;
-}
-
-ExprPtr make_index(ExprPtr base, ExprPtr index, ir::Type element) {
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::Index;
-  e->type = std::move(element);
-  e->loc = base->loc;
-  e->args.push_back(std::move(base));
-  e->args.push_back(std::move(index));
-  return e;
-}
-
-ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, ir::Type element) {
-  ir::Type type = pointer->type;
-  ir::SourceLoc loc = pointer->loc;
-  return ir::make_unary(ir::UnaryOp::AddrOf, std::move(type), make_index(std::move(pointer), std::move(index), std::move(element)),
-                        std::move(loc));
 }
 
 void rewrite_expr(ExprPtr& slot, const ExprRewrite& f) {

@@ -9,14 +9,15 @@
 
 namespace mslport::back::opencl {
 
-ir::ExprPtr make_call(std::string callee, ir::Type type, std::vector<ir::ExprPtr> args, ir::SourceLoc loc = {});
-ir::ExprPtr make_cast(ir::Type type, ir::ExprPtr e);
+// Constructors every backend uses live in ir (ir.h).
+using ir::make_address_of_element;
+using ir::make_call;
+using ir::make_cast;
+using ir::make_index;
+
 ir::ExprPtr make_swizzle(ir::ExprPtr base, std::vector<int> lanes);
 ir::ExprPtr make_float(double v, ir::SourceLoc loc = {});
 ir::ExprPtr make_conditional(ir::ExprPtr cond, ir::ExprPtr then_value, ir::ExprPtr else_value);
-// base[index] (base a pointer or vector) and &base[index] (base a pointer).
-ir::ExprPtr make_index(ir::ExprPtr base, ir::ExprPtr index, ir::Type element);
-ir::ExprPtr make_address_of_element(ir::ExprPtr pointer, ir::ExprPtr index, ir::Type element);
 
 // Post-order rewrite of every expression in the kernel body: children first,
 // then `f` may return a replacement for the node (or the node itself).

@@ -35,7 +35,6 @@
 // return (the next iteration then runs exactly when v + C < N, so the
 // prefetched element is one the loop reads), reads outside nested loops, at
 // most two buffers per loop.
-#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -91,13 +90,9 @@ bool leaves_early(const Stmt& body) {
 // `U` of an index `v`, `U + v` or `v + U` (nullptr for `v` alone); none
 // when the index is none of these or U changes in the loop.
 std::optional<const Expr*> offset_of(const Expr& index, int v, const Writes& w) {
-  if (is_var(index, v)) return nullptr;
-  if (index.kind == Expr::Kind::Binary && index.binary_op == ir::BinaryOp::Add &&
-      index.type.is_scalar(ir::ScalarKind::UInt)) {
-    for (int side : {0, 1})
-      if (is_var(*index.args[side], v) && invariant(*index.args[1 - side], w)) return index.args[1 - side].get();
-  }
-  return std::nullopt;
+  const auto offset = ir::offset_from_var(index, v);
+  if (offset && *offset && !invariant(**offset, w)) return std::nullopt;
+  return offset;
 }
 
 // A read `p[U + v]` and its U (nullptr for `p[v]`).
@@ -160,11 +155,11 @@ struct Prefetcher {
     if (!pure) return -1;
     for (size_t i = 0; i < body.stmts.size(); ++i) {
       const Stmt& s = *body.stmts[i];
+      if (s.kind != Stmt::Kind::Decl || s.expr.get() != read) continue;
       // An integer word of the initialiser's own type (the later words are 0
       // past the end).
-      const ir::Type& t = k.vars[static_cast<size_t>(std::max(s.var, 0))].type;
-      if (s.kind == Stmt::Kind::Decl && s.expr.get() == read && t == read->type && t.is_scalar() &&
-          !ir::is_float(t.scalar) && t.scalar != ir::ScalarKind::Bool)
+      const ir::Type& t = k.vars[static_cast<size_t>(s.var)].type;
+      if (t == read->type && t.is_scalar() && !ir::is_float(t.scalar) && t.scalar != ir::ScalarKind::Bool)
         return static_cast<int>(i);
     }
     return -1;
