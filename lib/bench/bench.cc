@@ -1,5 +1,7 @@
 #include "bench/bench.h"
 
+#include "mslport/openmp_rt.h"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -381,6 +383,14 @@ BenchReport run_bench(const BenchRequest& req) {
   uint64_t cache = std::max<uint64_t>(cpu_llc, 32 * kMiB);
   for (const auto& b : cls) cache = std::max<uint64_t>(cache, b.bench->info().global_mem_cache_bytes);
   report.cache_bytes = cache;
+  if (want_omp && !omp.empty()) {
+    // The emitted kernels decide this in their own process (openmp_rt.h);
+    // said here so a table can be read with it.
+    const uint64_t t = mslport::stream_threshold_bytes();
+    const char* mode = std::getenv("MSLPORT_STREAM_STORES");
+    progress(std::string("openmp/cpu: non-temporal stores (MSLPORT_STREAM_STORES=") + (mode && *mode ? mode : "auto") +
+             "): " + (t == 0 ? "always" : t == ~uint64_t{0} ? "never" : "launches storing >= " + std::to_string(t >> 20) + " MiB through a loop"));
+  }
 
   TimingPlan roof_plan = req.plan;
   if (roof_plan.repeats <= 0) roof_plan.min_repeats = std::max(roof_plan.min_repeats, 10);

@@ -3,6 +3,8 @@
 #include "runtime/bench_support.h"
 #include "runtime/opencl_util.h"
 
+#include "mslport/openmp_rt.h"
+
 #include <CL/cl.h>
 #include <dlfcn.h>
 #include <link.h>
@@ -80,30 +82,8 @@ bool load_openmp_entries(const std::string& cpp_path, const std::string& build_d
   return true;
 }
 
-uint64_t cpu_last_level_cache_bytes() {
-  uint64_t best = 0;
-  int best_level = 0;
-  for (int i = 0; i < 16; ++i) {
-    fs::path dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
-    std::ifstream lv(dir / "level"), sz(dir / "size");
-    if (!lv || !sz) continue;
-    int level = 0;
-    std::string size;
-    lv >> level;
-    sz >> size;
-    if (size.empty()) continue;
-    uint64_t v = std::strtoull(size.c_str(), nullptr, 10);
-    char unit = size.back();
-    if (unit == 'K') v <<= 10;
-    else if (unit == 'M') v <<= 20;
-    else if (unit == 'G') v <<= 30;
-    if (level > best_level || (level == best_level && v > best)) {
-      best_level = level;
-      best = v;
-    }
-  }
-  return best;
-}
+// The emitted kernels' own reading (their non-temporal stores' threshold).
+uint64_t cpu_last_level_cache_bytes() { return mslport::last_level_cache_bytes(); }
 
 // ---- OpenCL ----
 

@@ -450,13 +450,34 @@ void attn_values_batched_threadgroup(const float* scores, const float* V_cache, 
       st.acc[wi] = mslport::msl::fma(st.p[wi][t], st.v[wi][t * kv_dim], st.acc[wi]);
     }
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
-    out[tid] = st.acc[wi];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &out[tid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_stage0[lx] = st.acc[wi];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = geo.tg_pos.x * geo.full_size.x + lx;
+      out[tid] = st.acc[wi];
+    }
   }
 }
 }  // namespace
@@ -468,12 +489,13 @@ void attn_values_batched(const float* scores, const float* V_cache, float* out, 
 #pragma omp parallel
   {
     std::unique_ptr<attn_values_batched_state> st(new attn_values_batched_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       attn_values_batched_threadgroup(scores, V_cache, out, head_dim, kv_dim, seq_len, seq_stride, heads_per_kv, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -520,26 +542,60 @@ void gated_delta_net_step_threadgroup(float* state, const float* conv_out, const
     const float* tok = conv_out + (t * stride);
     const float* q = tok + qk_col;
     const float* k = (tok + key_total) + qk_col;
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t vi = lx;
-      const float g = g_decay[(t * num_v_heads) + head];
-      const float beta = beta_gate[(t * num_v_heads) + head];
-      float sk = 0.0f;
-      for (uint32_t j_1 = 0u; j_1 < 128u; ++j_1) {
-        st.s[wi][j_1] *= g;
-        sk = mslport::msl::fma(st.s[wi][j_1], k[j_1], sk);
+    if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(n_tokens), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (geo.tg_size.x > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t vi = lx;
+          mslport_row0 = &output[((t * values) + (head * 128u)) + vi];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t vi = lx;
+          const float g = g_decay[(t * num_v_heads) + head];
+          const float beta = beta_gate[(t * num_v_heads) + head];
+          float sk = 0.0f;
+          for (uint32_t j_1 = 0u; j_1 < 128u; ++j_1) {
+            st.s[wi][j_1] *= g;
+            sk = mslport::msl::fma(st.s[wi][j_1], k[j_1], sk);
+          }
+          const float delta = (tok[((2u * key_total) + (head * 128u)) + vi] - sk) * beta;
+          float y = 0.0f;
+          for (uint32_t j_2 = 0u; j_2 < 128u; ++j_2) {
+            st.s[wi][j_2] = mslport::msl::fma(k[j_2], delta, st.s[wi][j_2]);
+            y = mslport::msl::fma(st.s[wi][j_2], q[j_2], y);
+          }
+          mslport_stage0[lx] = y;
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
       }
-      const float delta = (tok[((2u * key_total) + (head * 128u)) + vi] - sk) * beta;
-      float y = 0.0f;
-      for (uint32_t j_2 = 0u; j_2 < 128u; ++j_2) {
-        st.s[wi][j_2] = mslport::msl::fma(k[j_2], delta, st.s[wi][j_2]);
-        y = mslport::msl::fma(st.s[wi][j_2], q[j_2], y);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t vi = lx;
+        const float g = g_decay[(t * num_v_heads) + head];
+        const float beta = beta_gate[(t * num_v_heads) + head];
+        float sk = 0.0f;
+        for (uint32_t j_1 = 0u; j_1 < 128u; ++j_1) {
+          st.s[wi][j_1] *= g;
+          sk = mslport::msl::fma(st.s[wi][j_1], k[j_1], sk);
+        }
+        const float delta = (tok[((2u * key_total) + (head * 128u)) + vi] - sk) * beta;
+        float y = 0.0f;
+        for (uint32_t j_2 = 0u; j_2 < 128u; ++j_2) {
+          st.s[wi][j_2] = mslport::msl::fma(k[j_2], delta, st.s[wi][j_2]);
+          y = mslport::msl::fma(st.s[wi][j_2], q[j_2], y);
+        }
+        output[((t * values) + (head * 128u)) + vi] = y;
       }
-      output[((t * values) + (head * 128u)) + vi] = y;
     }
   }
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -563,12 +619,13 @@ void gated_delta_net_step(float* state, const float* conv_out, const float* g_de
 #pragma omp parallel
   {
     std::unique_ptr<gated_delta_net_step_state> st(new gated_delta_net_step_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       gated_delta_net_step_threadgroup(state, conv_out, g_decay, beta_gate, output, k_heads_per_v, n_tokens, key_total, num_v_heads, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -50,14 +50,37 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
     }
     // threadgroup_barrier (feat_barrier_stencil_rounds.metal:23:9): every work-item loop above has finished
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    uint32_t at = (group * tg_size) + tid;
-    out[at] = buf[tid];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t tid = wi;
+        uint32_t at = (group * tg_size) + tid;
+        mslport_row0 = &out[at];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t at = (group * tg_size) + tid;
+        mslport_stage0[lx] = buf[tid];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t at = (group * tg_size) + tid;
+      out[at] = buf[tid];
+    }
   }
 }
 }  // namespace
@@ -70,12 +93,13 @@ void feat_barrier_stencil_rounds(const float* x, float* out, const uint32_t& rou
   {
     std::unique_ptr<feat_barrier_stencil_rounds_state> st(new feat_barrier_stencil_rounds_state);
     mslport::ThreadgroupMemory buf_mem(buf_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_barrier_stencil_rounds_threadgroup(x, out, rounds, static_cast<float*>(buf_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

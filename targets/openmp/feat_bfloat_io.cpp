@@ -17,17 +17,60 @@ struct feat_bfloat_io_state {
 void feat_bfloat_io_threadgroup(const mslport::bfloat* x, mslport::bfloat* y, float* yf, uint16_t* bits, const mslport::Geometry& geo, feat_bfloat_io_state& st, mslport::ErrorSlot& err) {
   const uint32_t nthreads = geo.nthreads;
   (void)st; (void)err; (void)nthreads;
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    const float v = float(x[gid]);
-    const float w = (v * 3.0f) + 0.5f;
-    y[gid] = mslport::bfloat(w);
-    yf[gid] = w;
-    bits[gid] = mslport::as_type<uint16_t>(x[gid]);
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*y) + sizeof(*yf) + sizeof(*bits))) {  // y, yf, bits: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      mslport::bfloat* mslport_row0 = nullptr;
+      alignas(64) mslport::bfloat mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &y[gid];
+      }
+      float* mslport_row1 = nullptr;
+      alignas(64) float mslport_stage1[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row1 = &yf[gid];
+      }
+      uint16_t* mslport_row2 = nullptr;
+      alignas(64) uint16_t mslport_stage2[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row2 = &bits[gid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        const float v = float(x[gid]);
+        const float w = (v * 3.0f) + 0.5f;
+        mslport_stage0[lx] = mslport::bfloat(w);
+        mslport_stage1[lx] = w;
+        mslport_stage2[lx] = mslport::as_type<uint16_t>(x[gid]);
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+      mslport::stream_row(mslport_row1, mslport_stage1, geo.tg_size.x);
+      mslport::stream_row(mslport_row2, mslport_stage2, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      const float v = float(x[gid]);
+      const float w = (v * 3.0f) + 0.5f;
+      y[gid] = mslport::bfloat(w);
+      yf[gid] = w;
+      bits[gid] = mslport::as_type<uint16_t>(x[gid]);
+    }
   }
 }
 }  // namespace
@@ -39,12 +82,13 @@ void feat_bfloat_io(const mslport::bfloat* x, mslport::bfloat* y, float* yf, uin
 #pragma omp parallel
   {
     std::unique_ptr<feat_bfloat_io_state> st(new feat_bfloat_io_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_bfloat_io_threadgroup(x, y, yf, bits, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

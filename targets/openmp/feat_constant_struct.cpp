@@ -19,17 +19,42 @@ void feat_constant_struct_threadgroup(const float* x, float* out, const FeatPara
   (void)st; (void)err; (void)nthreads;
   {  // the test at feat_constant_struct.metal:19:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(p.n);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      int32_t src = int32_t(gid) + p.shift;
-      if (src < 0) {
-        src += int32_t(p.n);
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[gid];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          int32_t src = int32_t(gid) + p.shift;
+          if (src < 0) {
+            src += int32_t(p.n);
+          }
+          mslport_stage0[lx] = (x[src] * p.scale) + (((gid & 1u) != 0u) ? p.bias.y : p.bias.x);
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
       }
-      out[gid] = ((x[src] * p.scale) + (((gid & 1u) != 0u) ? p.bias.y : p.bias.x));
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        int32_t src = int32_t(gid) + p.shift;
+        if (src < 0) {
+          src += int32_t(p.n);
+        }
+        out[gid] = ((x[src] * p.scale) + (((gid & 1u) != 0u) ? p.bias.y : p.bias.x));
+      }
     }
   }
 }
@@ -42,12 +67,13 @@ void feat_constant_struct(const float* x, float* out, const FeatParams& p, const
 #pragma omp parallel
   {
     std::unique_ptr<feat_constant_struct_state> st(new feat_constant_struct_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_constant_struct_threadgroup(x, out, p, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

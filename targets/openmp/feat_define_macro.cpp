@@ -19,21 +19,50 @@ void feat_define_macro_threadgroup(const float* x, float* out, const uint32_t n,
   (void)st; (void)err; (void)nthreads;
   {  // the test at feat_define_macro.metal:14:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(n);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      float v[4];
-      for (int32_t k = 0; k < 4; ++k) {
-        v[k] = x[(gid * 4u) + uint32_t(k)];
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[gid];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          float v[4];
+          for (int32_t k = 0; k < 4; ++k) {
+            v[k] = x[(gid * 4u) + uint32_t(k)];
+          }
+          float acc = 0.5f;
+          for (int32_t k_1 = 4 - 1; k_1 >= 0; --k_1) {
+            acc = ((acc * 2.0f) + v[k_1]);
+          }
+          mslport_stage0[lx] = acc;
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
       }
-      float acc = 0.5f;
-      for (int32_t k_1 = 4 - 1; k_1 >= 0; --k_1) {
-        acc = ((acc * 2.0f) + v[k_1]);
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        float v[4];
+        for (int32_t k = 0; k < 4; ++k) {
+          v[k] = x[(gid * 4u) + uint32_t(k)];
+        }
+        float acc = 0.5f;
+        for (int32_t k_1 = 4 - 1; k_1 >= 0; --k_1) {
+          acc = ((acc * 2.0f) + v[k_1]);
+        }
+        out[gid] = acc;
       }
-      out[gid] = acc;
     }
   }
 }
@@ -46,12 +75,13 @@ void feat_define_macro(const float* x, float* out, const uint32_t& n, const mslp
 #pragma omp parallel
   {
     std::unique_ptr<feat_define_macro_state> st(new feat_define_macro_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_define_macro_threadgroup(x, out, n, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -31,15 +31,39 @@ void feat_dynamic_tg_memory_threadgroup(const float* x, float* out, float* value
     tags[tid] = ((tid * 3u) + group);
   }
   // threadgroup_barrier (feat_dynamic_tg_memory.metal:18:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    uint32_t at = (group * tg_size) + tid;
-    const uint32_t j = mslport::umod(tid + 1u, mslport_div_tg_size);
-    out[at] = (values[j] + float(tags[j] % 7u));
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t tid = wi;
+        uint32_t at = (group * tg_size) + tid;
+        mslport_row0 = &out[at];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        uint32_t at = (group * tg_size) + tid;
+        const uint32_t j = mslport::umod(tid + 1u, mslport_div_tg_size);
+        mslport_stage0[lx] = values[j] + float(tags[j] % 7u);
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t at = (group * tg_size) + tid;
+      const uint32_t j = mslport::umod(tid + 1u, mslport_div_tg_size);
+      out[at] = (values[j] + float(tags[j] % 7u));
+    }
   }
 }
 }  // namespace
@@ -53,12 +77,13 @@ void feat_dynamic_tg_memory(const float* x, float* out, uint32_t values_bytes, u
     std::unique_ptr<feat_dynamic_tg_memory_state> st(new feat_dynamic_tg_memory_state);
     mslport::ThreadgroupMemory values_mem(values_bytes);
     mslport::ThreadgroupMemory tags_mem(tags_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_dynamic_tg_memory_threadgroup(x, out, static_cast<float*>(values_mem.data()), static_cast<uint32_t*>(tags_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -57,14 +57,37 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
     if (st.mslport_c0_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c0_out[wi];
   }
   if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      {  // if (mslport_alive): true in this copy
-        out[gid] = st.simd_sum_tmp[wi];
+    if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (geo.tg_size.x > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[gid];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            mslport_stage0[lx] = st.simd_sum_tmp[wi];
+          }
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        {  // if (mslport_alive): true in this copy
+          out[gid] = st.simd_sum_tmp[wi];
+        }
       }
     }
   } else {
@@ -89,12 +112,13 @@ void feat_early_return_simd(const float* x, const uint32_t* keep, float* out, co
 #pragma omp parallel
   {
     std::unique_ptr<feat_early_return_simd_state> st(new feat_early_return_simd_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_early_return_simd_threadgroup(x, keep, out, n, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -19,13 +19,34 @@ void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, floa
   (void)st; (void)err; (void)nthreads;
   {  // the test at feat_implicit_buffer_index.metal:13:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(n);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      out[gid] = ((a[gid] * 2.0f) - b[gid]);
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[gid];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_stage0[lx] = (a[gid] * 2.0f) - b[gid];
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        out[gid] = ((a[gid] * 2.0f) - b[gid]);
+      }
     }
   }
 }
@@ -38,12 +59,13 @@ void feat_implicit_buffer_index(const float* a, const float* b, float* out, cons
 #pragma omp parallel
   {
     std::unique_ptr<feat_implicit_buffer_index_state> st(new feat_implicit_buffer_index_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_implicit_buffer_index_threadgroup(a, b, out, n, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

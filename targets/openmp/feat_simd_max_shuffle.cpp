@@ -57,13 +57,34 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.simd_max_tmp[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    max_out[gid] = st.simd_max_tmp[wi];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*max_out))) {  // max_out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &max_out[gid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_stage0[lx] = st.simd_max_tmp[wi];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      max_out[gid] = st.simd_max_tmp[wi];
+    }
   }
   // simd_shuffle_down at feat_simd_max_shuffle.metal:15:21: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -83,13 +104,34 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c1_act[wi]) st.simd_shuffle_down_tmp[wi] = st.mslport_c1_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    down_out[gid] = st.simd_shuffle_down_tmp[wi];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*down_out))) {  // down_out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &down_out[gid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_stage0[lx] = st.simd_shuffle_down_tmp[wi];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      down_out[gid] = st.simd_shuffle_down_tmp[wi];
+    }
   }
   // simd_broadcast at feat_simd_max_shuffle.metal:16:22: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -109,13 +151,34 @@ void feat_simd_max_shuffle_threadgroup(const float* x, float* max_out, float* do
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c2_act[wi]) st.simd_broadcast_tmp[wi] = st.mslport_c2_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    bcast_out[gid] = st.simd_broadcast_tmp[wi];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*bcast_out))) {  // bcast_out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &bcast_out[gid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_stage0[lx] = st.simd_broadcast_tmp[wi];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      bcast_out[gid] = st.simd_broadcast_tmp[wi];
+    }
   }
 }
 }  // namespace
@@ -127,12 +190,13 @@ void feat_simd_max_shuffle(const float* x, float* max_out, float* down_out, floa
 #pragma omp parallel
   {
     std::unique_ptr<feat_simd_max_shuffle_state> st(new feat_simd_max_shuffle_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_simd_max_shuffle_threadgroup(x, max_out, down_out, bcast_out, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

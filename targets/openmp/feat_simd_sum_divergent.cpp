@@ -68,13 +68,34 @@ void feat_simd_sum_divergent_threadgroup(const float* x, const uint32_t* active,
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     if (st.mslport_c0_act[wi]) st.result[wi] = st.mslport_c0_out[wi];
   }
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    out[gid] = st.result[wi];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_row0 = &out[gid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport_stage0[lx] = st.result[wi];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      out[gid] = st.result[wi];
+    }
   }
 }
 }  // namespace
@@ -86,12 +107,13 @@ void feat_simd_sum_divergent(const float* x, const uint32_t* active, float* out,
 #pragma omp parallel
   {
     std::unique_ptr<feat_simd_sum_divergent_state> st(new feat_simd_sum_divergent_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_simd_sum_divergent_threadgroup(x, active, out, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

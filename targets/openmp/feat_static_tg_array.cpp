@@ -28,13 +28,34 @@ void feat_static_tg_array_threadgroup(const float* x, float* out, const mslport:
     tile[tid] = x[(group * 64u) + tid];
   }
   // threadgroup_barrier (feat_static_tg_array.metal:14:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    out[(group * 64u) + tid] = tile[63u - tid];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t tid = wi;
+        mslport_row0 = &out[(group * 64u) + tid];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        mslport_stage0[lx] = tile[63u - tid];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      out[(group * 64u) + tid] = tile[63u - tid];
+    }
   }
 }
 }  // namespace
@@ -46,12 +67,13 @@ void feat_static_tg_array(const float* x, float* out, const mslport_dispatch& di
 #pragma omp parallel
   {
     std::unique_ptr<feat_static_tg_array_state> st(new feat_static_tg_array_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_static_tg_array_threadgroup(x, out, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

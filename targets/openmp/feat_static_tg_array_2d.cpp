@@ -28,13 +28,34 @@ void feat_static_tg_array_2d_threadgroup(const float* in, float* out, const uint
     tile[local.y][local.x] = in[((((group.y * 8u) + local.y) * n) + (group.x * 8u)) + local.x];
   }
   // threadgroup_barrier (feat_static_tg_array_2d.metal:15:5): every work-item loop above has finished
-  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    out[((((group.x * 8u) + local.y) * n) + (group.y * 8u)) + local.x] = tile[local.x][local.y];
+  if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      float* mslport_row0 = nullptr;
+      alignas(64) float mslport_stage0[mslport::kMaxThreads];
+      if (geo.tg_size.x > 0) {
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        mslport_row0 = &out[((((group.x * 8u) + local.y) * n) + (group.y * 8u)) + local.x];
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        mslport_stage0[lx] = tile[local.x][local.y];
+      }
+      mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+    }
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      out[((((group.x * 8u) + local.y) * n) + (group.y * 8u)) + local.x] = tile[local.x][local.y];
+    }
   }
 }
 }  // namespace
@@ -46,12 +67,13 @@ void feat_static_tg_array_2d(const float* in, float* out, const uint32_t& n, con
 #pragma omp parallel
   {
     std::unique_ptr<feat_static_tg_array_2d_state> st(new feat_static_tg_array_2d_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_static_tg_array_2d_threadgroup(in, out, n, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -19,22 +19,61 @@ void feat_vector_subscript_threadgroup(const mslport::vec<uint32_t, 4>* words, c
   (void)st; (void)err; (void)nthreads;
   {  // the test at feat_vector_subscript.metal:16:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(n);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      const mslport::vec<uint32_t, 4> w = words[gid];
-      const uint32_t i = sel[gid] & 3u;
-      picked[gid] = ((w[i] * 1000u) + words[gid][(i + 1u) & 3u]);
-      mslport::vec<uint32_t, 4> m = w;
-      m[i] = (100u + gid);
-      m[(i + 2u) & 3u] += 7u;
-      mixed[gid] = m;
-      const mslport::vec<float, 3> f = mslport::make_vec<mslport::vec<float, 3>>(float(w.x), float(w.y), float(w.z)) * mslport::make_vec<mslport::vec<float, 3>>(float(0.5f));
-      const int32_t j = int32_t(sel[gid] % 3u);
-      lane3[gid] = f[j];
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*picked) + sizeof(*lane3))) {  // picked, lane3: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        uint32_t* mslport_row0 = nullptr;
+        alignas(64) uint32_t mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &picked[gid];
+        }
+        float* mslport_row1 = nullptr;
+        alignas(64) float mslport_stage1[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row1 = &lane3[gid];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          const mslport::vec<uint32_t, 4> w = words[gid];
+          const uint32_t i = sel[gid] & 3u;
+          mslport_stage0[lx] = (w[i] * 1000u) + words[gid][(i + 1u) & 3u];
+          mslport::vec<uint32_t, 4> m = w;
+          m[i] = (100u + gid);
+          m[(i + 2u) & 3u] += 7u;
+          mixed[gid] = m;
+          const mslport::vec<float, 3> f = mslport::make_vec<mslport::vec<float, 3>>(float(w.x), float(w.y), float(w.z)) * mslport::make_vec<mslport::vec<float, 3>>(float(0.5f));
+          const int32_t j = int32_t(sel[gid] % 3u);
+          mslport_stage1[lx] = f[j];
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
+        mslport::stream_row(mslport_row1, mslport_stage1, mslport_below0);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        const mslport::vec<uint32_t, 4> w = words[gid];
+        const uint32_t i = sel[gid] & 3u;
+        picked[gid] = ((w[i] * 1000u) + words[gid][(i + 1u) & 3u]);
+        mslport::vec<uint32_t, 4> m = w;
+        m[i] = (100u + gid);
+        m[(i + 2u) & 3u] += 7u;
+        mixed[gid] = m;
+        const mslport::vec<float, 3> f = mslport::make_vec<mslport::vec<float, 3>>(float(w.x), float(w.y), float(w.z)) * mslport::make_vec<mslport::vec<float, 3>>(float(0.5f));
+        const int32_t j = int32_t(sel[gid] % 3u);
+        lane3[gid] = f[j];
+      }
     }
   }
 }
@@ -47,12 +86,13 @@ void feat_vector_subscript(const mslport::vec<uint32_t, 4>* words, const uint32_
 #pragma omp parallel
   {
     std::unique_ptr<feat_vector_subscript_state> st(new feat_vector_subscript_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       feat_vector_subscript_threadgroup(words, sel, picked, mixed, lane3, n, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

@@ -168,15 +168,40 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        output[base + i_1_1] = (residual[base + i_1_1] + ((mixed[i_1_1] * st.scale[wi]) * norm_weight[i_1_1]));
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_stage0[lx] = residual[base + i_1_1] + ((mixed[i_1_1] * st.scale[wi]) * norm_weight[i_1_1]);
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          output[base + i_1_1] = (residual[base + i_1_1] + ((mixed[i_1_1] * st.scale[wi]) * norm_weight[i_1_1]));
+        }
       }
     }
   }
@@ -206,12 +231,13 @@ void fused_moe_wsum_norm_add_f32(const float* expert_outputs, const float* weigh
   {
     std::unique_ptr<fused_moe_wsum_norm_add_f32_state> st(new fused_moe_wsum_norm_add_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_moe_wsum_norm_add_f32_threadgroup(expert_outputs, weights, residual, norm_weight, output, dim, top_k, rows, eps, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -429,15 +455,40 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:163:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        output[base + i_1_1] = (((residual[base + i_1_1] * st.scale_res[wi]) * res_norm_weight[i_1_1]) + ((mixed[i_1_1] * st.scale_mix[wi]) * moe_norm_weight[i_1_1]));
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_stage0[lx] = ((residual[base + i_1_1] * st.scale_res[wi]) * res_norm_weight[i_1_1]) + ((mixed[i_1_1] * st.scale_mix[wi]) * moe_norm_weight[i_1_1]);
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          output[base + i_1_1] = (((residual[base + i_1_1] * st.scale_res[wi]) * res_norm_weight[i_1_1]) + ((mixed[i_1_1] * st.scale_mix[wi]) * moe_norm_weight[i_1_1]));
+        }
       }
     }
   }
@@ -467,12 +518,13 @@ void fused_moe_wsum_dnorm_add_f32(const float* expert_outputs, const float* weig
   {
     std::unique_ptr<fused_moe_wsum_dnorm_add_f32_state> st(new fused_moe_wsum_dnorm_add_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_moe_wsum_dnorm_add_f32_threadgroup(expert_outputs, weights, residual, res_norm_weight, moe_norm_weight, output, dim, top_k, rows, eps, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -622,15 +674,40 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        output[base + i_1_1] = (residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1]));
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_stage0[lx] = residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1]);
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          output[base + i_1_1] = (residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1]));
+        }
       }
     }
   }
@@ -660,12 +737,13 @@ void fused_norm_add_f32(const float* residual, const float* input, const float* 
   {
     std::unique_ptr<fused_norm_add_f32_state> st(new fused_norm_add_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_norm_add_f32_threadgroup(residual, input, weight, output, dim, rows, eps, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -727,15 +805,40 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
       }
       if (store_sum) {
         // work-item loops split here (fused_norm.metal:238:9; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        #pragma omp simd
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          const uint32_t tid = wi;
-          uint32_t mslport_start0 = tid;
-          uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
-          sum_output[base + i_2] = st.s_2[wi];
+        if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*sum_output))) {  // sum_output: rows staged, then written with non-temporal stores
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+            float* mslport_row0 = nullptr;
+            alignas(64) float mslport_stage0[mslport::kMaxThreads];
+            if (geo.tg_size.x > 0) {
+              const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              (void)wi;
+              const uint32_t tid = wi;
+              uint32_t mslport_start0 = tid;
+              uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+              mslport_row0 = &sum_output[base + i_2];
+            }
+            #pragma omp simd
+            for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t tid = wi;
+              uint32_t mslport_start0 = tid;
+              uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+              mslport_stage0[lx] = st.s_2[wi];
+            }
+            mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+          }
+        } else {
+          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start0 = tid;
+            uint32_t i_2 = mslport_start0 + (mslport_iter0 * tg_size);
+            sum_output[base + i_2] = st.s_2[wi];
+          }
         }
       }
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -837,16 +940,42 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:257:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
-        normed_output[base + i_1_1] = ((s_1_1 * st.scale[wi]) * weight[i_1_1]);
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*normed_output))) {  // normed_output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &normed_output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+            mslport_stage0[lx] = (s_1_1 * st.scale[wi]) * weight[i_1_1];
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+          normed_output[base + i_1_1] = ((s_1_1 * st.scale[wi]) * weight[i_1_1]);
+        }
       }
     }
   }
@@ -877,12 +1006,13 @@ void fused_residual_norm_f32(const float* residual, const float* input, const fl
   {
     std::unique_ptr<fused_residual_norm_f32_state> st(new fused_residual_norm_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_residual_norm_f32_threadgroup(residual, input, weight, normed_output, sum_output, params, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -1030,17 +1160,44 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:302:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
-        const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
-        output[base + i_1_1] = (((s_1_1 * st.scale[wi]) * weight[i_1_1]) * factor_1);
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+            const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+            mslport_stage0[lx] = ((s_1_1 * st.scale[wi]) * weight[i_1_1]) * factor_1;
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          const float s_1_1 = residual[base + i_1_1] + input[base + i_1_1];
+          const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+          output[base + i_1_1] = (((s_1_1 * st.scale[wi]) * weight[i_1_1]) * factor_1);
+        }
       }
     }
   }
@@ -1072,12 +1229,13 @@ void fused_residual_norm_scalar_f32(const float* residual, const float* input, c
   {
     std::unique_ptr<fused_residual_norm_scalar_f32_state> st(new fused_residual_norm_scalar_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_residual_norm_scalar_f32_threadgroup(residual, input, weight, output, scalar, params, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -1228,16 +1386,42 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
-        const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
-        output[base + i_1_1] = ((residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1])) * factor_1);
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            mslport_row0 = &output[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+            const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+            mslport_stage0[lx] = (residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1])) * factor_1;
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * tg_size);
+          const float factor_1 = per_element ? scalar[i_1_1] : scalar[0];
+          output[base + i_1_1] = ((residual[base + i_1_1] + ((input[base + i_1_1] * st.scale[wi]) * weight[i_1_1])) * factor_1);
+        }
       }
     }
   }
@@ -1268,12 +1452,13 @@ void fused_norm_add_scalar_f32(const float* residual, const float* input, const 
   {
     std::unique_ptr<fused_norm_add_scalar_f32_state> st(new fused_norm_add_scalar_f32_state);
     mslport::ThreadgroupMemory shared_mem(shared_bytes);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       fused_norm_add_scalar_f32_threadgroup(residual, input, weight, output, scalar, params, static_cast<float*>(shared_mem.data()), geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

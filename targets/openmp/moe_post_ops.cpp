@@ -136,15 +136,40 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
     }
   }
   if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-      uint32_t col = (group.x * group_size.x) + local.x;
-      {  // if (mslport_alive): true in this copy
-        out[col] = st.acc[wi];
+    if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (geo.tg_size.x > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          mslport_row0 = &out[col];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          {  // if (mslport_alive): true in this copy
+            mslport_stage0[lx] = st.acc[wi];
+          }
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+        uint32_t col = (group.x * group_size.x) + local.x;
+        {  // if (mslport_alive): true in this copy
+          out[col] = st.acc[wi];
+        }
       }
     }
   } else {
@@ -170,12 +195,13 @@ void weighted_sum_stacked_f32(const float* slots, const float* weights, float* o
 #pragma omp parallel
   {
     std::unique_ptr<weighted_sum_stacked_f32_state> st(new weighted_sum_stacked_f32_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       weighted_sum_stacked_f32_threadgroup(slots, weights, out, p, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -477,15 +503,40 @@ void weighted_sum_residual_norm_stacked_f32_threadgroup(const float* slots, cons
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(n, geo.nthreads, width); mslport_iter1 += 1u) {
     // work-item loops split here (moe_post_ops.metal:143:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
-        normed_out[i_1_1] = ((residual[i_1_1] * st.scale[wi]) * next_norm_w[i_1_1]);
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(n, geo.nthreads, width)), sizeof(*normed_out))) {  // normed_out: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+            mslport_row0 = &normed_out[i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+            mslport_stage0[lx] = (residual[i_1_1] * st.scale[wi]) * next_norm_w[i_1_1];
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+          normed_out[i_1_1] = ((residual[i_1_1] * st.scale[wi]) * next_norm_w[i_1_1]);
+        }
       }
     }
   }
@@ -514,12 +565,13 @@ void weighted_sum_residual_norm_stacked_f32(const float* slots, const float* wei
 #pragma omp parallel
   {
     std::unique_ptr<weighted_sum_residual_norm_stacked_f32_state> st(new weighted_sum_residual_norm_stacked_f32_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       weighted_sum_residual_norm_stacked_f32_threadgroup(slots, weights, residual, next_norm_w, normed_out, p, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

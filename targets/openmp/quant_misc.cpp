@@ -19,14 +19,36 @@ void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, co
   (void)st; (void)err; (void)nthreads;
   {  // the test at quant_misc.metal:39:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-      const float g = gate[i];
-      out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[i];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          const float g = gate[i];
+          mslport_stage0[lx] = (g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i];
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        const float g = gate[i];
+        out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
+      }
     }
   }
 }
@@ -39,12 +61,13 @@ void swiglu_fused(const float* gate, const float* up, float* out, const uint32_t
 #pragma omp parallel
   {
     std::unique_ptr<swiglu_fused_state> st(new swiglu_fused_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       swiglu_fused_threadgroup(gate, up, out, dim, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -73,13 +96,34 @@ void residual_add_threadgroup(const float* a, const float* b, float* out, const 
   (void)st; (void)err; (void)nthreads;
   {  // the test at quant_misc.metal:53:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-      out[i] = (b[i] + a[i]);
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[i];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_stage0[lx] = b[i] + a[i];
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        out[i] = (b[i] + a[i]);
+      }
     }
   }
 }
@@ -92,12 +136,13 @@ void residual_add(const float* a, const float* b, float* out, const uint32_t& di
 #pragma omp parallel
   {
     std::unique_ptr<residual_add_state> st(new residual_add_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       residual_add_threadgroup(a, b, out, dim, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -126,15 +171,38 @@ void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, con
   (void)st; (void)err; (void)nthreads;
   {  // the test at quant_misc.metal:69:5 as the loop's bounds: only the work-items that pass run
     const uint32_t mslport_below0 = geo.x_end_below_grid(dim);
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-      const float mean_sq = sum_sq[0] / float(dim);
-      const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
-      out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
+    if (mslport::streams_past_cache(geo, uint64_t(mslport_below0) * geo.tg_size.y * geo.tg_size.z, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (mslport_below0 > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &out[i];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          const float mean_sq = sum_sq[0] / float(dim);
+          const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
+          mslport_stage0[lx] = (x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms;
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, mslport_below0);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        const float mean_sq = sum_sq[0] / float(dim);
+        const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
+        out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
+      }
     }
   }
 }
@@ -147,12 +215,13 @@ void rms_norm_apply_bf16(const float* x, const uint16_t* weight, const float* su
 #pragma omp parallel
   {
     std::unique_ptr<rms_norm_apply_bf16_state> st(new rms_norm_apply_bf16_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       rms_norm_apply_bf16_threadgroup(x, weight, sum_sq, out, dim, eps, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -303,15 +372,40 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, width); mslport_iter1 += 1u) {
     // work-item loops split here (quant_misc.metal:108:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     {
-      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t tid = wi;
-        uint32_t mslport_start1 = tid;
-        uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
-        out[base + i_1_1] = ((x[base + i_1_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1_1]) << 16));
+      if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, width)), sizeof(*out))) {  // out: rows staged, then written with non-temporal stores
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+          float* mslport_row0 = nullptr;
+          alignas(64) float mslport_stage0[mslport::kMaxThreads];
+          if (geo.tg_size.x > 0) {
+            const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            (void)wi;
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+            mslport_row0 = &out[base + i_1_1];
+          }
+          #pragma omp simd
+          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+            const uint32_t tid = wi;
+            uint32_t mslport_start1 = tid;
+            uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+            mslport_stage0[lx] = (x[base + i_1_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1_1]) << 16);
+          }
+          mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t tid = wi;
+          uint32_t mslport_start1 = tid;
+          uint32_t i_1_1 = mslport_start1 + (mslport_iter1 * width);
+          out[base + i_1_1] = ((x[base + i_1_1] * st.inv_rms[wi]) * mslport::as_type<float>(uint32_t(weight[i_1_1]) << 16));
+        }
       }
     }
   }
@@ -340,12 +434,13 @@ void rms_norm_bf16_fused_n_tokens(const float* x, const uint16_t* weight, float*
 #pragma omp parallel
   {
     std::unique_ptr<rms_norm_bf16_fused_n_tokens_state> st(new rms_norm_bf16_fused_n_tokens_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       rms_norm_bf16_fused_n_tokens_threadgroup(x, weight, out, dim, eps, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }
@@ -809,16 +904,41 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     }
   }
   if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-      float gate{};
-      {  // if (mslport_alive): true in this copy
-        gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
-        hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+    if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*hidden_out))) {  // hidden_out: rows staged, then written with non-temporal stores
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        float* mslport_row0 = nullptr;
+        alignas(64) float mslport_stage0[mslport::kMaxThreads];
+        if (geo.tg_size.x > 0) {
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport_row0 = &hidden_out[i];
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          float gate{};
+          {  // if (mslport_alive): true in this copy
+            gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+            mslport_stage0[lx] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+          }
+        }
+        mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
+      }
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        float gate{};
+        {  // if (mslport_alive): true in this copy
+          gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+          hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+        }
       }
     }
   } else {
@@ -845,12 +965,13 @@ void moe_combine_residual(const float* h_mid, const float* shared_out, float* hi
 #pragma omp parallel
   {
     std::unique_ptr<moe_combine_residual_state> st(new moe_combine_residual_state);
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < ngroups; ++g) {
       if (err.failed()) continue;
       const mslport::Geometry geo(dispatch, uint64_t(g));
       moe_combine_residual_threadgroup(h_mid, shared_out, hidden_out, e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, params, dim, K, geo, *st, err);
     }
+    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns
   }
   err.rethrow();
 }

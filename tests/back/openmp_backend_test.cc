@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,7 +24,9 @@ const char* kPrelude = "#include <metal_stdlib>\nusing namespace metal;\n";
 
 class Compiled {
  public:
-  explicit Compiled(const std::string& name, const std::string& metal) {
+  // extra_flags: for the C++ compiler (e.g. -march=native, which the
+  // runner uses and which turns on AVX-only paths of openmp_rt.h).
+  explicit Compiled(const std::string& name, const std::string& metal, const std::string& extra_flags = "") {
     std::string path = mslport::testing::write_temp_file(name + ".metal", std::string(kPrelude) + metal);
     DiagEngine diags;
     auto m = front::parse_metal_file(path, diags);
@@ -44,7 +47,7 @@ class Compiled {
     std::ofstream(dir / (name + ".h")) << r.header_source;
     std::ofstream(dir / (name + ".cpp")) << r.cpp_source;
     std::string so = (dir / (name + ".so")).string();
-    std::string cmd = "c++ -std=c++17 -O1 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE -I" +
+    std::string cmd = "c++ -std=c++17 -O1 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE " + extra_flags + " -I" +
                       mslport::testing::source_path("lib/runtime/include") + " -o " + so + " " + (dir / (name + ".cpp")).string() +
                       " 2>" + (dir / (name + ".log")).string();
     if (std::system(cmd.c_str()) != 0) {
@@ -721,4 +724,119 @@ kernel void rowsum(device const ushort* w [[buffer(0)]], device const float* x [
     for (uint32_t i = 0; i < n; ++i) want += double(x[i]) * w[size_t{g} * n + i];
     EXPECT_NEAR(out[g], want, 1e-3) << g;
   }
+}
+
+TEST(OpenMPBackend, StreamedStoresWriteTheSameValuesAtTheSamePlaces) {
+  // back/openmp/streaming_stores.h: with MSLPORT_STREAM_STORES=always every
+  // qualifying loop takes its copy that stages each row and writes it with
+  // non-temporal stores. Outputs start one element into their buffer (rows
+  // not 32-byte aligned), the grid ends inside a threadgroup, rows are as
+  // short as 5 elements, and elements outside each kernel's stores must
+  // keep their poison.
+  ASSERT_EQ(setenv("MSLPORT_STREAM_STORES", "always", 1), 0);
+#if defined(__x86_64__)
+  ASSERT_TRUE(__builtin_cpu_supports("avx")) << "the non-temporal copy needs AVX; this CPU would test the plain loop only";
+#endif
+  Compiled c("streamed_stores", R"(
+kernel void scale(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                  constant uint& n [[buffer(2)]], uint tid [[thread_position_in_grid]]) {
+  if (tid >= n) return;
+  out[tid] = a[tid] * 2.0f + 1.0f;
+}
+kernel void rows(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+                 constant uint& n [[buffer(2)]], uint g [[threadgroup_position_in_grid]],
+                 uint lid [[thread_position_in_threadgroup]], uint tgs [[threads_per_threadgroup]]) {
+  for (uint i = lid; i < n; i += tgs) out[g * n + i] = x[g * n + i] - 3.0f;
+}
+kernel void plane(device const float* x [[buffer(0)]], device half* out [[buffer(1)]],
+                  constant uint& w [[buffer(2)]], uint2 pos [[thread_position_in_grid]]) {
+  out[pos.y * w + pos.x] = half(x[pos.y * w + pos.x] + 0.5f);
+}
+)", "-march=native");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  for (const char* k : {"scale_threadgroup", "rows_threadgroup", "plane_threadgroup"}) {
+    const size_t at = c.source.find(k);
+    ASSERT_NE(at, std::string::npos) << k;
+    EXPECT_NE(c.source.find("mslport::streams_past_cache(", at), std::string::npos) << k << "\n" << c.source;
+  }
+  EXPECT_HAS(c.source, "mslport::stream_row(mslport_row0, mslport_stage0, ");
+  EXPECT_HAS(c.source, "mslport::stream_fence();");
+  const float poison = -12345.0f;
+  std::string msg;
+  {
+    const uint32_t n = 1000, tptg = 64, groups = (n + tptg - 1) / tptg;
+    std::vector<float> a(n), out(n + 40, poison);
+    for (uint32_t i = 0; i < n; ++i) a[i] = float(i % 17) - 8.0f;
+    mslport_args args{};
+    uint32_t nn = n;
+    args.buffers[0] = a.data();
+    args.buffers[1] = out.data() + 1;
+    args.buffers[2] = &nn;
+    ASSERT_EQ(c.run("scale", args, groups, tptg, groups * tptg, &msg), 0) << msg;
+    EXPECT_EQ(out[0], poison);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i + 1], a[i] * 2.0f + 1.0f) << i;
+    for (size_t i = n + 1; i < out.size(); ++i) ASSERT_EQ(out[i], poison) << i;
+  }
+  {
+    const uint32_t n = 1000, groups = 3, tptg = 64;  // 15 full trips and a tail per row
+    std::vector<float> x(size_t{groups} * n), out(size_t{groups} * n + 2, poison);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 29);
+    mslport_args args{};
+    uint32_t nn = n;
+    args.buffers[0] = x.data();
+    args.buffers[1] = out.data() + 1;
+    args.buffers[2] = &nn;
+    ASSERT_EQ(c.run("rows", args, groups, tptg, 0, &msg), 0) << msg;
+    EXPECT_EQ(out.front(), poison);
+    EXPECT_EQ(out.back(), poison);
+    for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i + 1], x[i] - 3.0f) << i;
+  }
+  {
+    const uint32_t w = 5, h = 12;  // threadgroups of 5 x 4: rows of 5 halves
+    std::vector<float> x(w * h);
+    std::vector<uint16_t> out(w * h + 2, 0xdead);
+    for (uint32_t i = 0; i < w * h; ++i) x[i] = float(i);
+    mslport_args args{};
+    uint32_t ww = w;
+    args.buffers[0] = x.data();
+    args.buffers[1] = out.data() + 1;
+    args.buffers[2] = &ww;
+    mslport_dispatch d{{1, h / 4, 1}, {w, 4, 1}, {w, h, 1}};
+    char buf[512] = {0};
+    ASSERT_EQ(c.entries.at("plane")(&args, &d, buf, sizeof buf), 0) << buf;
+    EXPECT_EQ(out.front(), 0xdead);
+    EXPECT_EQ(out.back(), 0xdead);
+    for (uint32_t i = 0; i < w * h; ++i) {
+      _Float16 v;
+      std::memcpy(&v, &out[i + 1], 2);
+      ASSERT_EQ(float(v), x[i] + 0.5f) << i;
+    }
+  }
+}
+
+TEST(OpenMPBackend, StoresThatCannotBeStreamedStayPlain) {
+  // A buffer the kernel also reads, a store two elements apart, one under a
+  // per-thread condition and one after a per-thread return: no staged copy.
+  Compiled c("plain_stores", R"(
+kernel void accumulate(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                       uint tid [[thread_position_in_grid]]) {
+  out[tid] = out[tid] + a[tid];
+}
+kernel void strided(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                    uint tid [[thread_position_in_grid]]) {
+  out[2 * tid] = a[tid];
+}
+kernel void conditional(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                        uint tid [[thread_position_in_grid]]) {
+  if (a[tid] > 0.0f) out[tid] = a[tid];
+}
+kernel void after_return(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                         uint tid [[thread_position_in_grid]]) {
+  float v = a[tid];
+  if (v < 0.0f) return;
+  out[tid] = v;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  EXPECT_EQ(c.source.find("streams_past_cache"), std::string::npos) << c.source;
 }

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -19,6 +20,7 @@
 #include "back/openmp/prefix_guard.h"
 #include "back/openmp/rename_reserved.h"
 #include "back/openmp/sanitize.h"
+#include "back/openmp/streaming_stores.h"
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -76,6 +78,14 @@ class KernelEmitter {
   // x_end: where each row's x loop stops (a prefix guard's bound).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
                            bool allow_simd = true, const std::string& x_end = "geo.tg_size.x");
+  // Whether open_work_item_loop makes the loop `omp simd`.
+  bool loop_is_simd(const std::vector<const Stmt*>& stmts, bool allow_simd) const;
+  // A whole work-item loop (lz, ly, lx) running `body`; when some of its
+  // stores can bypass the cache (streaming_stores.h), with a second copy
+  // that does, chosen per run. `group_count`: the work-items the loop runs
+  // in this threadgroup, for that choice.
+  void x_loop(const std::vector<const Stmt*>& stmts, bool allow_simd, const std::string& x_end,
+              const std::string& group_count, const std::function<void()>& body);
   void close_work_item_loop() {
     --indent_;
     line(simd_chunked_ && !simd_group_major_ ? "}}" : "}");
@@ -96,6 +106,9 @@ class KernelEmitter {
   // can run one SIMD group at a time through all its iterations.
   bool runs_simd_group_major(const Stmt& loop) const;
   void uniform_loop(const Stmt& s);
+  // The trip count of a threadgroup-level `for (v = 0; v < N; ++v)` (N as
+  // C++), for x_loop's estimate of what a launch writes.
+  std::optional<std::string> counted_trips(const Stmt& s);
   void wi_region(const std::vector<const Stmt*>& stmts);
   void wi_region_loops(const std::vector<const Stmt*>& stmts);
   // `if (tid < n) B` as a whole region: a loop over the passing work-items
@@ -134,6 +147,11 @@ class KernelEmitter {
   bool simd_group_major_ = false;      // inside runs_simd_group_major's loop: lz, ly and the SIMD group are open
   bool no_simd_chunks_ = false;        // its other copy, for x sizes that are no multiple of 32
   bool versioned_ = false;             // inside work_item_loop's two copies
+  bool rows_open_ = false;             // x_loop's streaming copy opened the lz and ly loops itself
+  std::set<int> write_only_;           // streaming_stores.h's write_only_buffers
+  std::map<const Stmt*, int> staged_;  // stores printed into row buffer N (x_loop's streaming copy)
+  std::vector<std::string> trips_;     // trip counts of the counted threadgroup-level loops being emitted
+  bool streams_ = false;               // some loop has x_loop's streaming copy: the entry fences
 };
 
 std::string KernelEmitter::builtin_value(const Param& p, bool) const {
@@ -322,9 +340,7 @@ void KernelEmitter::work_item_loop(const std::vector<const Stmt*>& stmts, const 
     return;
   }
   if (!uses_simd_lanes(stmts) || san_ || no_simd_chunks_) {
-    open_work_item_loop(stmts, {});
-    body();
-    close_work_item_loop();
+    x_loop(stmts, true, "geo.tg_size.x", "geo.nthreads", body);
     return;
   }
   const bool converted = returns_if_converted_;  // read by each open_work_item_loop
@@ -350,10 +366,29 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
                                         bool allow_simd, const std::string& x_end) {
   // x innermost with unit stride, so thread_position_* along x is a plain
   // induction variable the compiler can vectorise over.
-  if (!simd_group_major_) {
+  if (!simd_group_major_ && !rows_open_) {
     line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
     line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)");
   }
+  const bool simd = loop_is_simd(stmts, allow_simd);
+  // Sanitizing: the checker's calls must run in order.
+  p_.set_scalar_work_items(!simd || san_);
+  const std::string pragma = "#pragma omp simd";
+  if (simd_chunked_) {
+    if (!simd_group_major_)
+      line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
+    if (simd && !san_) line(pragma);
+    line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
+  } else {
+    if (simd && !san_) line(pragma);
+    line("for (uint32_t lx = 0; lx < " + x_end + "; ++lx) {");
+  }
+  ++indent_;
+  line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
+  work_item_values(stmts, exprs);
+}
+
+bool KernelEmitter::loop_is_simd(const std::vector<const Stmt*>& stmts, bool allow_simd) const {
   // Work-items of one barrier interval are unordered in Metal (a race-free
   // kernel has no dependence between them), so the loop over them may run
   // as SIMD lanes, like a GPU's. Loops that leave early stay scalar.
@@ -365,20 +400,76 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   simd = simd && !indexes_private_array_per_lane(stmts);
   if (!returns_if_converted_)
     for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
-  // Sanitizing: the checker's calls must run in order.
-  p_.set_scalar_work_items(!simd || san_);
-  if (simd_chunked_) {
-    if (!simd_group_major_)
-      line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
-    if (simd && !san_) line("#pragma omp simd");
-    line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
-  } else {
-    if (simd && !san_) line("#pragma omp simd");
-    line("for (uint32_t lx = 0; lx < " + x_end + "; ++lx) {");
+  return simd;
+}
+
+void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_simd, const std::string& x_end,
+                           const std::string& group_count, const std::function<void()>& body) {
+  std::vector<StreamedStore> streamed;
+  if (!san_ && !simd_group_major_ && !simd_chunked_ && staged_.empty() && loop_is_simd(stmts, allow_simd))
+    streamed = find_streamed_stores(k_, plan_, write_only_, stmts, p_.known_true());
+  if (streamed.empty()) {
+    open_work_item_loop(stmts, {}, allow_simd, x_end);
+    body();
+    close_work_item_loop();
+    return;
   }
+  const bool converted = returns_if_converted_;  // read by each open_work_item_loop
+  std::string items = group_count, item_bytes, names;
+  for (const std::string& t : trips_) items += " * uint64_t(" + t + ")";
+  for (size_t i = 0; i < streamed.size(); ++i) {
+    const Param& p = k_.params[streamed[i].buffer];
+    item_bytes += (i ? " + sizeof(*" : "sizeof(*") + p.name + ")";
+    names += (i ? ", " : "") + p.name;
+  }
+  line("if (mslport::streams_past_cache(geo, " + items + ", " + item_bytes + ")) {  // " + names +
+       ": rows staged, then written with non-temporal stores");
   ++indent_;
-  line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
-  work_item_values(stmts, exprs);
+  line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
+  line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {");
+  ++indent_;
+  for (size_t i = 0; i < streamed.size(); ++i) {
+    const StreamedStore& store = streamed[i];
+    const std::string n = std::to_string(i), elem = p_.type(*k_.params[store.buffer].type.elem);
+    const Expr& target = *store.stmt->expr->args[0];  // P[E]
+    line(elem + "* mslport_row" + n + " = nullptr;");
+    line("alignas(64) " + elem + " mslport_stage" + n + "[mslport::kMaxThreads];");
+    // Where the row's stores start: E with lx = 0. (Taken from the loop as a
+    // last value instead, `omp simd lastprivate`, swiglu_fused ran 1.2x slower.)
+    line("if (" + x_end + " > 0) {");
+    ++indent_;
+    line("const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
+    line("(void)wi;");
+    p_.set_scalar_work_items(true);
+    work_item_values(store.index_defs, {target.args[1].get()});
+    for (const Stmt* d : store.index_defs) wi_stmt(*d);
+    line("mslport_row" + n + " = &" + ex(target, true) + ";");
+    --indent_;
+    line("}");
+    staged_[store.stmt] = (int)i;
+  }
+  rows_open_ = true;
+  open_work_item_loop(stmts, {}, allow_simd, x_end);
+  rows_open_ = false;
+  body();
+  close_work_item_loop();
+  staged_.clear();
+  for (size_t i = 0; i < streamed.size(); ++i) {
+    const std::string n = std::to_string(i);
+    line("mslport::stream_row(mslport_row" + n + ", mslport_stage" + n + ", " + x_end + ");");
+  }
+  --indent_;
+  line("}");
+  --indent_;
+  line("} else {");
+  streams_ = true;
+  ++indent_;
+  returns_if_converted_ = converted;
+  open_work_item_loop(stmts, {}, allow_simd, x_end);
+  body();
+  close_work_item_loop();
+  --indent_;
+  line("}");
 }
 
 // The first barrier or SIMD-group function in `s` (for the divergence finding's note).
@@ -698,9 +789,31 @@ void KernelEmitter::uniform_loop(const Stmt& s) {
     line("do {");
   }
   ++indent_;
+  const std::optional<std::string> trips = counted_trips(s);
+  if (trips) trips_.push_back(*trips);
   tg_block(*s.body);
+  if (trips) trips_.pop_back();
   --indent_;
   line(s.kind == Stmt::Kind::DoWhile ? "} while (" + cond + ");" : "}");
+}
+
+std::optional<std::string> KernelEmitter::counted_trips(const Stmt& s) {
+  // for (T v = 0; v < N; v += 1) or ++v / v++, v not written in the body.
+  if (s.kind != Stmt::Kind::For || !s.init || s.init->kind != Stmt::Kind::Decl || !s.init->expr ||
+      s.init->expr->kind != Expr::Kind::IntLit || s.init->expr->int_value != 0 || !s.expr || !s.step)
+    return std::nullopt;
+  const int v = s.init->var;
+  auto is_v = [&](const Expr& e) { return e.kind == Expr::Kind::VarRef && e.index == v; };
+  const Expr& c = *s.expr;
+  if (c.kind != Expr::Kind::Binary || c.binary_op != BinaryOp::Lt || !is_v(*c.args[0])) return std::nullopt;
+  const Expr& st = *s.step;
+  const bool plus_one =
+      (st.kind == Expr::Kind::Assign && st.assign_op == BinaryOp::Add && is_v(*st.args[0]) &&
+       st.args[1]->kind == Expr::Kind::IntLit && st.args[1]->int_value == 1) ||
+      (st.kind == Expr::Kind::Unary && (st.unary_op == UnaryOp::PreInc || st.unary_op == UnaryOp::PostInc) &&
+       is_v(*st.args[0]));
+  if (!plus_one || vars_written(*s.body).count(v)) return std::nullopt;
+  return ex(*c.args[1], false);
 }
 
 void KernelEmitter::wi_region(const std::vector<const Stmt*>& stmts) {
@@ -774,19 +887,26 @@ bool KernelEmitter::prefix_guarded_loop(const std::optional<PrefixGuard>& g) {
   const std::string n = "mslport_below" + std::to_string(counter_++);
   line("{  // the test at " + loc_string(at) + " as the loop's bounds: only the work-items that pass run");
   ++indent_;
-  std::string value = ex(*g->bound, false), end;
+  std::string value = ex(*g->bound, false), end, count;
   switch (g->index) {
-    case PrefixGuard::Index::Flat: end = "geo.x_end_below(ly, lz, " + n + ")"; break;
-    case PrefixGuard::Index::X: end = "std::min(geo.tg_size.x, " + n + ")"; break;
+    case PrefixGuard::Index::Flat:
+      end = "geo.x_end_below(ly, lz, " + n + ")";
+      count = "std::min(" + n + ", geo.nthreads)";
+      break;
+    case PrefixGuard::Index::X:
+      end = "std::min(geo.tg_size.x, " + n + ")";
+      count = "uint64_t(" + end + ") * geo.tg_size.y * geo.tg_size.z";
+      break;
     case PrefixGuard::Index::GridX:  // the same for every row: computed once
       value = "geo.x_end_below_grid(" + value + ")";
       end = n;
+      count = "uint64_t(" + n + ") * geo.tg_size.y * geo.tg_size.z";
       break;
   }
   line("const uint32_t " + n + " = " + value + ";");
-  open_work_item_loop(body, {}, true, end);
-  for (auto* b : body) wi_stmt(*b);
-  close_work_item_loop();
+  x_loop(body, true, end, count, [&] {
+    for (auto* b : body) wi_stmt(*b);
+  });
   --indent_;
   line("}");
   return true;
@@ -872,6 +992,11 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
       // A threadgroup's prefetch hint in a loop that stayed per work-item:
       // once per work-item it would ask for the same lines 256 times.
       if (passes::is_prefetch_hint(s)) break;
+      if (auto it = staged_.find(&s); it != staged_.end()) {  // x_loop's streaming copy
+        const std::string n = std::to_string(it->second);
+        line("mslport_stage" + n + "[lx] = " + ex(*s.expr->args[1], true) + ";");
+        break;
+      }
       // The defining assignment of a recomputed variable: each loop that
       // reads it computes it (work_item_values).
       if (s.expr->kind == Expr::Kind::Assign && !s.expr->assign_op && s.expr->args[0]->kind == Expr::Kind::VarRef &&
@@ -947,6 +1072,7 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
 }
 
 bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
+  write_only_ = write_only_buffers(k_);
   for (size_t i = 0; i < k_.vars.size(); ++i)
     if (k_.vars[i].name == passes::kAliveVarName) alive_var_ = (int)i;
   // Body first: it decides the state struct's members.
@@ -1070,7 +1196,12 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   for (auto& p : k_.params)
     if (p.kind == Param::Kind::ThreadgroupMemory)
       cpp << "    mslport::ThreadgroupMemory " << p.name << "_mem(" << p.name << "_bytes);\n";
-  cpp << "#pragma omp for schedule(static)\n";
+  // Non-temporal stores are weakly ordered: each thread fences its own once,
+  // after its last threadgroup (not per threadgroup: a fence waits for the
+  // stores to drain, and per 1 KB row that stalled residual_add by 1.5x).
+  // The kernel never reads those buffers (streaming_stores.h), so nothing
+  // during the launch can see the order.
+  cpp << "#pragma omp for schedule(static)" << (streams_ ? " nowait" : "") << "\n";
   cpp << "    for (int64_t g = 0; g < ngroups; ++g) {\n";
   cpp << "      if (err.failed()) continue;\n";
   cpp << "      const mslport::Geometry geo(dispatch, uint64_t(g));\n";
@@ -1080,6 +1211,7 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   call_args.push_back("err");
   cpp << "      " << k_.name << "_threadgroup(" << join(call_args, ", ") << ");\n";
   cpp << "    }\n";
+  if (streams_) cpp << "    mslport::stream_fence();  // this thread's non-temporal stores, before the launch returns\n";
   cpp << "  }\n";
   cpp << "  err.rethrow();\n";
   cpp << "}\n\n";

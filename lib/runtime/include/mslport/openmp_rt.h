@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -20,6 +21,10 @@
 #include <vector>
 
 #include "mslport/kernel_abi.h"
+
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 namespace mslport {
 
@@ -436,6 +441,103 @@ struct Geometry {
 
 inline uint64_t group_count(const mslport_dispatch& d) {
   return uint64_t(d.threadgroups[0]) * d.threadgroups[1] * d.threadgroups[2];
+}
+
+// ------------------------------------------------------ streaming stores --
+// Work-item loops whose stores qualify (back/openmp/streaming_stores.h) have
+// a second copy that writes each row of values into a buffer on the stack
+// and then to memory with non-temporal stores: no read of the output lines
+// before they are written (write-allocate), so three streams of traffic
+// instead of four for `out = a + b`. The copy runs when the launch writes
+// enough through the loop that the lines would leave the cache anyway.
+
+// The largest (highest-level) cache of cpu0 from sysfs, 0 when unknown.
+inline uint64_t last_level_cache_bytes() {
+  uint64_t best = 0;
+  int best_level = 0;
+  for (int i = 0; i < 16; ++i) {
+    char path[96];
+    int level = 0;
+    unsigned long long size = 0;
+    char unit = 0;
+    std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+    FILE* f = std::fopen(path, "r");
+    if (!f) continue;
+    bool ok = std::fscanf(f, "%d", &level) == 1;
+    std::fclose(f);
+    std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+    if (!ok || !(f = std::fopen(path, "r"))) continue;
+    ok = std::fscanf(f, "%llu%c", &size, &unit) >= 1;
+    std::fclose(f);
+    if (!ok) continue;
+    if (unit == 'K') size <<= 10;
+    else if (unit == 'M') size <<= 20;
+    else if (unit == 'G') size <<= 30;
+    if (level > best_level || (level == best_level && size > best)) {
+      best_level = level;
+      best = size;
+    }
+  }
+  return best;
+}
+
+// MSLPORT_STREAM_STORES: `auto` (the default) streams a launch that writes
+// at least a quarter of the last-level cache through the loop (glibc's
+// memcpy uses non-temporal stores from the same size), 8 MiB when the
+// cache size is unknown; `always` and `never` force the choice (tests, A/B
+// timings).
+inline uint64_t stream_threshold_bytes() {
+  static const uint64_t threshold = [] {
+    const char* mode = std::getenv("MSLPORT_STREAM_STORES");
+    if (mode && std::strcmp(mode, "always") == 0) return uint64_t{0};
+    if (mode && std::strcmp(mode, "never") == 0) return ~uint64_t{0};
+    if (mode && *mode && std::strcmp(mode, "auto") != 0)
+      std::fprintf(stderr, "mslport: MSLPORT_STREAM_STORES=%s is not auto, always or never; using auto\n", mode);
+    const uint64_t llc = last_level_cache_bytes();
+    return llc ? llc / 4 : uint64_t{8} << 20;
+  }();
+  return threshold;
+}
+
+// `work_items`: the stores this threadgroup makes through the loop (a lower
+// bound: the work-items it runs now, times the trips of the counted loops
+// around it), each of `item_bytes`; every threadgroup of the launch is taken
+// to store as much.
+inline bool streams_past_cache(const Geometry& geo, uint64_t work_items, uint64_t item_bytes) {
+#if defined(__AVX__)
+  const unsigned __int128 launch =
+      (unsigned __int128)(uint64_t(geo.ngroups.x) * geo.ngroups.y * geo.ngroups.z) * work_items * item_bytes;
+  return launch >= stream_threshold_bytes();
+#else
+  (void)geo;
+  (void)work_items;
+  (void)item_bytes;
+  return false;
+#endif
+}
+
+// Writes row[0, n) to dst[0, n): plain stores up to dst's first 32-byte
+// boundary, 32-byte non-temporal stores, plain stores for the rest.
+template <class T>
+inline void stream_row(T* dst, const T* row, uint32_t n) {
+  uint32_t i = 0;
+#if defined(__AVX__)
+  if (reinterpret_cast<uintptr_t>(dst) % sizeof(T) == 0) {
+    for (; i < n && reinterpret_cast<uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = row[i];
+    constexpr uint32_t kPerStore = 32 / sizeof(T);
+    for (; i + kPerStore <= n; i += kPerStore)
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i)));
+  }
+#endif
+  for (; i < n; ++i) dst[i] = row[i];
+}
+
+// Non-temporal stores are weakly ordered: fenced before anything else in
+// the threadgroup (or another thread, after the launch) can see memory.
+inline void stream_fence() {
+#if defined(__AVX__)
+  _mm_sfence();
+#endif
 }
 
 // Rejects geometry Metal would reject, before any thread runs.
