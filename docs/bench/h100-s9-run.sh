@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device run (session 6; `ab` and `aball` added in session 8; `aball` expects .devrun/ct-old, session 7's emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP;
+# Device run (session 6; `ab` and `aball` added in session 8, `stream` in session 9; `ab` and `aball` expect .devrun/ct-old, an earlier emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies);
 # `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
 # Replaces session 5's h100-s5-full-run.sh (git history keeps it; it also ran --nvidia-shfl both).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
@@ -18,13 +18,13 @@ O=$OUT/r
 pack() { tar czf $OUT/results.tgz -C $OUT r; }
 case "${1:-check}" in
 check)
-  { nvidia-smi -L; nproc; lscpu | grep -E "Model name|^CPU\(s\)"; clang++-16 --version | head -1; clinfo -l; } > $O/env.txt 2>&1
+  { nvidia-smi -L; nproc; lscpu | grep -E "Model name|^CPU\(s\)|cache"; grep . /sys/devices/system/cpu/cpu0/cache/index*/size; clang++-16 --version | head -1; clinfo -l; } > $O/env.txt 2>&1
   chk() { local n=$1 t=$2; shift 2
     timeout $t $MR "$@" --golden $R/golden --format json --work-dir /tmp/w-$n > $O/$n.json 2> $O/$n.err
     echo "$n rc=$? at $SECONDS s" >> $O/summary.txt; }
   chk nv_corpus 300 --targets $R/corpus-targets --target opencl --platform nvidia &
   chk nv_metal_src 300 --targets $R/targets --target opencl --platform nvidia &
-  chk omp_corpus 300 --targets $R/corpus-targets --target openmp &
+  MSLPORT_STREAM_STORES=always chk omp_corpus 300 --targets $R/corpus-targets --target openmp &
   chk omp_metal_src 300 --targets $R/targets --target openmp &
   wait ;;
 bench)
@@ -48,6 +48,17 @@ ab)
       > $O/ab_${t}_$round.json 2> $O/ab_${t}_$round.err
     echo "ab $t $round rc=$? at $SECONDS s" >> $O/summary.txt
   done; done ;;
+stream)
+  # OpenMP on 16 cores, the kernels with non-temporal copies: never vs always, alternating, two rounds
+  # (auto's choice on this host is in the .err files).
+  K="residual_add swiglu_fused rms_norm_apply fused_norm_add_f32 silu_mul_stacked_f32 weighted_sum_stacked_f32 moe_combine_residual fused_residual_norm_f32 fused_moe_wsum_norm_add_f32"
+  for round in 1 2; do for m in never always; do
+    MSLPORT_STREAM_STORES=$m timeout 140 $MR bench --targets $R/corpus-targets --target openmp --format json \
+      --work-dir /tmp/ws --kernel $K > $O/stream_${m}_$round.json 2> $O/stream_${m}_$round.err
+    echo "stream $m $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done
+  timeout 60 $MR bench --targets $R/corpus-targets --target openmp --kernel residual_add --repeats 5 \
+    --work-dir /tmp/ws > /dev/null 2> $O/stream_auto.err ;;
 esac
 pack
 cat $O/summary.txt
