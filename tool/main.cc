@@ -18,14 +18,14 @@ int main(int argc, char** argv) {
   std::string file, target = "openmp", output, kernel;
   bool line_directives = false;
   auto* translate = app.add_subcommand("translate", "Translate one .metal file for one target");
-  translate->add_option("file", file, "The .metal file")->required()->check(CLI::ExistingFile);
+  translate->add_option("file", file, "The .metal file")->required();
   translate->add_option("--target", target, "openmp or opencl")->check(CLI::IsMember({"openmp", "opencl"}));
   translate->add_option("-o,--output", output, "Output path (default: stdout). openmp also writes PATH.h; "
                                                 "opencl also writes PATH.bindings.json");
   translate->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
 
   auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file");
-  ir->add_option("file", file, "The .metal file")->required()->check(CLI::ExistingFile);
+  ir->add_option("file", file, "The .metal file")->required();
   ir->add_option("--kernel", kernel, "Only this kernel");
 
   CheckOptions check_opt;

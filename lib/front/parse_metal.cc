@@ -223,6 +223,11 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
 }
 
 std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags, const ParseOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {  // an ifstream opens a directory and reads nothing
+    diags.error(ir::SourceLoc{path, 0, 0}, "'" + path + "' is a directory, not a .metal file");
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.error(ir::SourceLoc{path, 0, 0}, "cannot open file '" + path + "'");
