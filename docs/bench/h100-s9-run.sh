@@ -48,6 +48,12 @@ ab)
       > $O/ab_${t}_$round.json 2> $O/ab_${t}_$round.err
     echo "ab $t $round rc=$? at $SECONDS s" >> $O/summary.txt
   done; done ;;
+ompalways)
+  # The whole bench on 16-core OpenMP with every non-temporal copy taken (auto takes none of
+  # the bench's outputs on this host: its L3 is 300 MB).
+  MSLPORT_STREAM_STORES=always timeout 300 $MR bench --targets $R/corpus-targets --target openmp --format json \
+    --work-dir /tmp/wa > $O/bench_omp_always.json 2> $O/bench_omp_always.err
+  echo "ompalways rc=$? at $SECONDS s" >> $O/summary.txt ;;
 stream)
   # OpenMP on 16 cores, the kernels with non-temporal copies: never vs always, alternating, two rounds
   # (auto's choice on this host is in the .err files).
