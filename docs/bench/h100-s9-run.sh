@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device run (session 6; `ab` and `aball` added in session 8, `stream` in session 9; `ab` and `aball` expect .devrun/ct-old, an earlier emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies);
 # `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
-# Replaces session 5's h100-s5-full-run.sh (git history keeps it; it also ran --nvidia-shfl both).
+# Replaces h100-s8-run.sh and session 5's h100-s5-full-run.sh (git history keeps both; the latter also ran --nvidia-shfl both).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
 #   (docs/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
