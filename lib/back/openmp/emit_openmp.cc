@@ -82,10 +82,10 @@ class KernelEmitter {
   bool loop_is_simd(const std::vector<const Stmt*>& stmts, bool allow_simd) const;
   // A whole work-item loop (lz, ly, lx) running `body`; when some of its
   // stores can bypass the cache (streaming_stores.h), with a second copy
-  // that does, chosen per run. `group_count`: the work-items the loop runs
-  // in this threadgroup, for that choice.
+  // that does, chosen per run. `items`: how many work-items the loop runs in
+  // this threadgroup (C++), for that choice.
   void x_loop(const std::vector<const Stmt*>& stmts, bool allow_simd, const std::string& x_end,
-              const std::string& group_count, const std::function<void()>& body);
+              const std::string& items, const std::function<void()>& body);
   void close_work_item_loop() {
     --indent_;
     line(simd_chunked_ && !simd_group_major_ ? "}}" : "}");
@@ -373,14 +373,13 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   const bool simd = loop_is_simd(stmts, allow_simd);
   // Sanitizing: the checker's calls must run in order.
   p_.set_scalar_work_items(!simd || san_);
-  const std::string pragma = "#pragma omp simd";
   if (simd_chunked_) {
     if (!simd_group_major_)
       line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
-    if (simd && !san_) line(pragma);
+    if (simd && !san_) line("#pragma omp simd");
     line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
   } else {
-    if (simd && !san_) line(pragma);
+    if (simd && !san_) line("#pragma omp simd");
     line("for (uint32_t lx = 0; lx < " + x_end + "; ++lx) {");
   }
   ++indent_;
@@ -404,7 +403,7 @@ bool KernelEmitter::loop_is_simd(const std::vector<const Stmt*>& stmts, bool all
 }
 
 void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_simd, const std::string& x_end,
-                           const std::string& group_count, const std::function<void()>& body) {
+                           const std::string& items, const std::function<void()>& body) {
   std::vector<StreamedStore> streamed;
   if (!san_ && !simd_group_major_ && !simd_chunked_ && staged_.empty() && loop_is_simd(stmts, allow_simd))
     streamed = find_streamed_stores(k_, plan_, write_only_, stmts, p_.known_true());
@@ -414,15 +413,16 @@ void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_sim
     close_work_item_loop();
     return;
   }
+  streams_ = true;
   const bool converted = returns_if_converted_;  // read by each open_work_item_loop
-  std::string items = group_count, item_bytes, names;
-  for (const std::string& t : trips_) items += " * uint64_t(" + t + ")";
+  std::string stores = items, item_bytes, names;
+  for (const std::string& t : trips_) stores += " * uint64_t(" + t + ")";
   for (size_t i = 0; i < streamed.size(); ++i) {
     const Param& p = k_.params[streamed[i].buffer];
     item_bytes += (i ? " + sizeof(*" : "sizeof(*") + p.name + ")";
     names += (i ? ", " : "") + p.name;
   }
-  line("if (mslport::streams_past_cache(geo, " + items + ", " + item_bytes + ")) {  // " + names +
+  line("if (mslport::streams_past_cache(geo, " + stores + ", " + item_bytes + ")) {  // " + names +
        ": rows staged, then written with non-temporal stores");
   ++indent_;
   line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
@@ -462,7 +462,6 @@ void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_sim
   line("}");
   --indent_;
   line("} else {");
-  streams_ = true;
   ++indent_;
   returns_if_converted_ = converted;
   open_work_item_loop(stmts, {}, allow_simd, x_end);
