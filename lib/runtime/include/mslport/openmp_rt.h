@@ -532,8 +532,9 @@ inline void stream_row(T* dst, const T* row, uint32_t n) {
   for (; i < n; ++i) dst[i] = row[i];
 }
 
-// Non-temporal stores are weakly ordered: fenced before anything else in
-// the threadgroup (or another thread, after the launch) can see memory.
+// Non-temporal stores are weakly ordered: each OpenMP thread fences once,
+// after its last threadgroup, before the launch returns (the kernel never
+// reads the buffers they write, so nothing during the launch can see them).
 inline void stream_fence() {
 #if defined(__AVX__)
   _mm_sfence();
