@@ -486,6 +486,20 @@ BenchReport run_bench(const BenchRequest& req) {
           report.errors.push_back(std::string("roof (") + method + ") on " + backend + ": " + e.what());
         }
       }
+      if (std::string(when) == "before") {
+        std::string err;
+        auto empty = b.bench->prepare_empty(&err);
+        if (!empty) {
+          report.errors.push_back("empty launch on " + backend + ": " + first_lines(err));
+        } else {
+          try {
+            r.empty_launch_us = median(time_launches([&](size_t s) { return empty->run(s); }, 1, roof_plan)) * 1e6;
+            progress("empty launch " + backend + ": " + std::to_string(r.empty_launch_us) + " us");
+          } catch (const std::exception& e) {
+            report.errors.push_back("empty launch on " + backend + ": " + e.what());
+          }
+        }
+      }
       if (r.gbps > 0) out.push_back(r);
       if (b.bench->info().is_cpu && (want_omp || cls.size() > 1)) let_cpu_workers_sleep();
     }

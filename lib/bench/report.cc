@@ -62,6 +62,10 @@ nlohmann::ordered_json base_json(const BenchReport& r, bool extra) {
   if (extra) {
     j["devices"] = nlohmann::ordered_json::object();
     for (const auto& roof : r.roofs) j["devices"][roof.backend] = roof.device;
+    // What a launch that does nothing takes on each OpenCL backend (the fixed
+    // part of every kernel's time there).
+    for (const auto& roof : r.roofs)
+      if (roof.empty_launch_us > 0) j["empty_launch_us"][roof.backend] = roof.empty_launch_us;
     j["roof_methods"] = nlohmann::ordered_json::object();
     for (const auto& roof : r.roofs) {
       nlohmann::ordered_json m = nlohmann::ordered_json::object();
@@ -124,6 +128,9 @@ std::string format_bench_table(const BenchReport& r) {
            (roof.samples > 1 ? "; best of " + std::to_string(roof.samples) + ", lowest " + fmt("%.1f", roof.gbps_lowest)
                              : std::string()) +
            "; " + roof.device + ")\n";
+    if (roof.empty_launch_us > 0)
+      out += "      " + pad(roof.backend, 16) + " a launch that does nothing takes " + fmt("%.1f", roof.empty_launch_us) +
+             " us (device time, part of every kernel's)\n";
   }
   out += "\n";
   size_t kw = 6;

@@ -41,6 +41,10 @@ struct Roof {
   // copy).
   std::string method = "triad";
   std::map<std::string, double> method_gbps;  // the best of each method measured
+  // OpenCL: the median device time of a launch that does nothing, in
+  // microseconds (0 = not measured). Every kernel's time includes it; a
+  // kernel of a few tens of microseconds loses that much bandwidth to it.
+  double empty_launch_us = 0;
   // Records a measurement of one method; true if it is the roof's best yet.
   bool add(const std::string& how, uint64_t launch_bytes, double launch_ms);
 };

@@ -424,6 +424,30 @@ class OpenClBenchImpl : public OpenClBench {
     }
   }
 
+  std::unique_ptr<ClLaunch> prepare_empty(std::string* error) override {
+    try {
+      if (!triad_) triad_ = build(kTriadSource, "<triad>");
+      const std::array<size_t, 3> one_group{256, 1, 1};
+      auto launch = std::make_unique<ClLaunchImpl>(queue_, "empty", 1, one_group, one_group, true);
+      cl_int err = CL_SUCCESS;
+      cl_kernel k = clCreateKernel(triad_, "mslport_bench_triad", &err);
+      check(err, "clCreateKernel(triad)");
+      launch->kernels_.push_back(k);
+      cl_mem m = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, sizeof(float), nullptr, &err);
+      check(err, "clCreateBuffer for the empty launch");
+      launch->mems_.push_back(m);
+      const float scalar = 0.0f;
+      const cl_uint none = 0;  // n = 0: no work-item passes `i < n`
+      for (cl_uint i = 0; i < 3; ++i) check(clSetKernelArg(k, i, sizeof(cl_mem), &m), "clSetKernelArg(empty)");
+      check(clSetKernelArg(k, 3, sizeof scalar, &scalar), "clSetKernelArg(empty s)");
+      check(clSetKernelArg(k, 4, sizeof none, &none), "clSetKernelArg(empty n)");
+      return launch;
+    } catch (const std::exception& e) {
+      if (error) *error = e.what();
+      return nullptr;
+    }
+  }
+
   std::unique_ptr<ClLaunch> prepare_copy(size_t bytes, size_t sets, std::string* error) override {
     try {
       auto launch = std::make_unique<ClCopyImpl>(queue_, bytes);

@@ -96,6 +96,11 @@ class OpenClBench {
   // two device buffers (`sets` pairs rotated); run() returns the copy's
   // device time. It moves 2 x bytes (read + write).
   virtual std::unique_ptr<ClLaunch> prepare_copy(size_t bytes, size_t sets, std::string* error) = 0;
+
+  // A kernel launch that does nothing (one work-group of 256 work-items
+  // whose guard is false): its device time is the fixed cost every launch's
+  // START..END includes on this driver, reported beside the roof.
+  virtual std::unique_ptr<ClLaunch> prepare_empty(std::string* error) = 0;
 };
 
 }  // namespace mslport::runtime

@@ -103,6 +103,20 @@ TEST(BenchReport, TableAndPlotJsonNameTheRoofMethod) {
   EXPECT_EQ(plain.size(), 2u);
 }
 
+TEST(BenchReport, EmptyLaunchTimeIsInTheTableAndPlotJsonOnly) {
+  BenchReport r = sample();
+  r.roofs[1].empty_launch_us = 5.5;
+  std::string t = format_bench_table(r);
+  const std::string line = "opencl/pocl      a launch that does nothing takes 5.5 us";
+  ASSERT_NE(t.find(line), std::string::npos) << t;
+  const std::string phrase = "a launch that does nothing";
+  EXPECT_EQ(t.find(phrase, t.find(phrase) + phrase.size()), std::string::npos) << t;  // once: not on openmp/cpu
+  auto j = nlohmann::json::parse(format_plot_json(r));
+  EXPECT_DOUBLE_EQ(j["empty_launch_us"]["opencl/pocl"].get<double>(), 5.5);
+  EXPECT_FALSE(j["empty_launch_us"].contains("openmp/cpu"));
+  EXPECT_EQ(nlohmann::json::parse(format_bench_json(r)).size(), 2u);
+}
+
 TEST(BenchReport, RoofKeepsTheBestOfEachMethodAndOverall) {
   Roof r;
   EXPECT_TRUE(r.add("triad", 3000, 1.0));      // 3 GB/s
