@@ -147,11 +147,12 @@ TEST(OpenMpMath, StridedTripCountsMatchTheLoopsTheyReplace) {
 }
 
 TEST(OpenMpMath, PrefetchHintsPastTheEndOfABufferDoNotFault) {
-  // mslport::prefetch_ahead asks for lines up to 4 strides past `p`: at the
-  // end of a buffer those are past it (a prefetch never faults; the
-  // addresses are integers, never dereferenced pointers).
+  // mslport::prefetch_ahead asks for lines about 16 KB (at least one
+  // stride) past `p`: at the end of a buffer those are past it (a prefetch
+  // never faults; the addresses are integers, never dereferenced pointers).
   std::vector<float> small(16, 1.0f);
   mslport::prefetch_ahead(small.data() + 15, 1u << 30, 4096);
   mslport::prefetch_ahead(nullptr, 0xffffffffu, 256);
+  mslport::prefetch_ahead(small.data(), 0, 64);  // stride 0: one "iteration" ahead, the same lines
   EXPECT_EQ(small[15], 1.0f);
 }
