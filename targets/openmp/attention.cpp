@@ -41,6 +41,8 @@ void attn_scores_batched_threadgroup(const float* Q, const float* K_cache, float
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(head_dim, geo.tg_size.x, width); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:47:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&q[mslport_iter0 * width], width * 4u, geo.tg_size.x * 4u);
+    mslport::prefetch_ahead(&k[mslport_iter0 * width], width * 4u, geo.tg_size.x * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -180,6 +182,7 @@ void attn_softmax_batched_threadgroup(float* scores, const uint32_t seq_len, con
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(seq_len, geo.tg_size.x, width); mslport_iter0 += 1u) {
     // work-item loops split here (attention.metal:77:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&row[mslport_iter0 * width], width * 4u, geo.tg_size.x * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)

@@ -167,6 +167,7 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
   const uint32_t base = row * dim;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:94:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter1 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
         for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -299,6 +300,7 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:133:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -573,6 +575,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:191:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&input[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -673,6 +676,7 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
   }
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:209:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter1 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
         for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -792,6 +796,8 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:236:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
+    mslport::prefetch_ahead(&input[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1059,6 +1065,8 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:283:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
+    mslport::prefetch_ahead(&input[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1285,6 +1293,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:332:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&input[base + (mslport_iter0 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1385,6 +1394,7 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
   const bool per_element = params.scalar_is_vector != 0u;
   for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(dim, geo.nthreads, tg_size); mslport_iter1 += 1u) {
     // work-item loops split here (fused_norm.metal:351:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&residual[base + (mslport_iter1 * tg_size)], tg_size * 4u, geo.nthreads * 4u);
     {
       if (mslport::streams_past_cache(geo, geo.nthreads * uint64_t(mslport::full_trips(dim, geo.nthreads, tg_size)), sizeof(*output))) {  // output: rows staged, then written with non-temporal stores
         for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
@@ -1678,6 +1688,7 @@ void fused_moe_routing_batch_f32_threadgroup(const float* logits_all, uint32_t* 
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n, geo.nthreads, tg_size); mslport_iter0 += 1u) {
     // work-item loops split here (fused_norm.metal:439:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&logits[mslport_iter0 * tg_size], tg_size * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)

@@ -268,6 +268,7 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(dim, geo.nthreads, width); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:93:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&x[base + (mslport_iter0 * width)], width * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -1039,6 +1040,7 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
   }
   for (uint32_t mslport_iter0 = 0u; mslport_iter0 < mslport::full_trips(n_experts, geo.nthreads, width); mslport_iter0 += 1u) {
     // work-item loops split here (quant_misc.metal:194:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+    mslport::prefetch_ahead(&l[mslport_iter0 * width], width * 4u, geo.nthreads * 4u);
     {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)

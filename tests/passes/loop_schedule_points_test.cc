@@ -244,11 +244,11 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
 
 TEST(LoopSchedulePoints, StreamedReadsGetAPrefetchHintInTheFullIterations) {
   // The iterations every thread completes start with a hint for each device
-  // buffer of elements narrower than 4 bytes read at `P[v]` / `P[U + v]`
-  // with P and U the same for the threadgroup: `row[i]` and `h[g * n + i]`.
-  // Not for `x[i]` (a buffer read at v alone is the same for every
-  // threadgroup), `x[g * n + i]` (floats), a second loop's `row[i]`
-  // (streamed by the first), or `o[g * n + j]`, which is written.
+  // buffer read at `P[v]` / `P[U + v]` with P and U the same for the
+  // threadgroup, the first two seen: `row[i]` and `x[g * n + i]`. Not for
+  // `x[i]` (a buffer read at v alone is the same for every threadgroup),
+  // `h[g * n + i]` (a third), a second loop's `row[i]` (streamed by the
+  // first), or `o[g * n + j]`, which is written.
   auto m = parse_or_die(R"(
 kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buffer(1)]],
               device const half* h [[buffer(2)]], device half* o [[buffer(3)]], constant uint& n [[buffer(4)]],
@@ -271,8 +271,8 @@ kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buff
   EXPECT_EQ(count("__mslport_prefetch_ahead("), 2u) << ir_text;
   EXPECT_EQ(count("__mslport_prefetch_ahead(&row[mslport_iter0 * tgs], tgs * 2u, "
                   "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
-  EXPECT_EQ(count("__mslport_prefetch_ahead(&h[(g * n) + (mslport_iter0 * tgs)], tgs * 2u, "
-                  "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
+  EXPECT_EQ(count("__mslport_prefetch_ahead(&x[(g * n) + (mslport_iter0 * tgs)], tgs * 4u, "
+                  "__mslport_threadgroup_size_x() * 4u)"), 1u) << ir_text;
   // In the full iterations' loop, after its schedule point.
   const Stmt* loop = first_loop(k);
   ASSERT_NE(loop, nullptr);
