@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Device run (session 6; `ab` and `aball` added in session 8, `stream` in session 9; `ab` and `aball` expect .devrun/ct-old, an earlier emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies);
 # `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
-# Replaces h100-s8-run.sh and session 5's h100-s5-full-run.sh (git history keeps both; the latter also ran --nvidia-shfl both).
+# Session 10 added, after the case block: `probe` (the mat-vecs as emitted, with -cl-nv-maxrregcount=32, and at 4x the rows through
+# mslport-run-big, a build whose mat-vec cases took 4x out_dim from MSLPORT_EXP_ROWS_X), `evprobe` (h100-s10-evprobe.c, built as
+# .devrun/evprobe), `nib` (h100-s10-matvec-variants.py's variants under .devrun/var/), `pf` (prefetch distance and float hints:
+# .devrun/include-old = session 9's openmp_rt.h, .devrun/ct-f32 = a corpus with float hints), `sass` (ptxas + cuobjdump there;
+# .devrun/cldump builds a .cl and writes its PTX). Replaces h100-s9-run.sh (git history keeps it and the earlier ones).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
 #   (docs/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
@@ -65,6 +69,61 @@ stream)
   done; done
   timeout 60 $MR bench --targets $R/corpus-targets --target openmp --kernel residual_add --repeats 5 \
     --work-dir /tmp/ws > /dev/null 2> $O/stream_auto.err ;;
+probe)
+  $R/cldump $R/corpus-targets/opencl/moe_quant_shaders.cl "-cl-std=CL1.2 -DMSLPORT_NV_SHFL -cl-nv-verbose" $O/mq.ptx > $O/mq-log.txt 2>&1
+  $R/cldump $R/corpus-targets/opencl/moe_quant_shaders.cl "-cl-std=CL1.2 -DMSLPORT_NV_SHFL -cl-nv-verbose -cl-nv-maxrregcount=32" $O/mq32.ptx > $O/mq32-log.txt 2>&1
+  K="dequant_matvec_4bit_v3 dequant_matvec_8bit_v3"
+  for round in 1 2; do
+    for v in def r32 big4; do
+      case $v in def) E="";; r32) E="-cl-nv-maxrregcount=32";; esac
+      if [ $v = big4 ]; then
+        MSLPORT_EXP_ROWS_X=4 timeout 100 $R/mslport-run-big bench --targets $R/corpus-targets --target opencl --platform nvidia --format json --work-dir /tmp/wp-$v --kernel $K > $O/probe_${v}_$round.json 2> $O/probe_${v}_$round.err
+      else
+        MSLPORT_CL_OPTIONS="$E" timeout 100 $MR bench --targets $R/corpus-targets --target opencl --platform nvidia --format json --work-dir /tmp/wp-$v --kernel $K > $O/probe_${v}_$round.json 2> $O/probe_${v}_$round.err
+      fi
+      echo "probe $v $round rc=$? at $SECONDS s" >> $O/summary.txt
+    done
+  done ;;
 esac
 pack
 cat $O/summary.txt
+if [ "${1:-}" = evprobe ]; then $R/evprobe $R/corpus-targets/opencl/moe_quant_shaders.cl > $OUT/evprobe.txt 2>&1; cat $OUT/evprobe.txt; fi
+if [ "${1:-}" = nib ]; then
+  O=$OUT/r; mkdir -p $O
+  for v in bytes uchar4 reassoc; do
+    timeout 60 $MR --golden $R/golden --targets $R/var/ct-$v --target opencl --platform nvidia --kernel dequant_matvec_4bit_v3 --work-dir /tmp/wg-$v > $O/golden_$v.txt 2>&1
+    echo "golden $v rc=$?" >> $O/summary.txt
+  done
+  for round in 1 2; do for v in corpus-targets var/ct-bytes var/ct-uchar4 var/ct-reassoc; do
+    n=$(basename $v)
+    timeout 100 $MR bench --targets $R/$v --target opencl --platform nvidia --format json --work-dir /tmp/wn-$n \
+      --kernel dequant_matvec_4bit_v3 dequant_matvec_8bit_v3 > $O/nib_${n}_$round.json 2> $O/nib_${n}_$round.err
+    echo "nib $n $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done
+  if command -v cuobjdump >/dev/null; then echo has cuobjdump >> $O/summary.txt; fi
+  ls /usr/local/cuda*/bin 2>/dev/null | head -30 >> $O/summary.txt
+  pack; cat $O/summary.txt
+fi
+if [ "${1:-}" = pf ]; then
+  O=$OUT/r; mkdir -p $O
+  K="bf16_matvec fused_norm_add_f32 fused_residual_norm_f32 fused_moe_wsum_norm_add_f32 moe_gate"
+  for round in 1 2; do for v in old new f32; do
+    inc=$R/include; t=$R/corpus-targets
+    [ $v = old ] && inc=$R/include-old
+    [ $v = f32 ] && t=$R/ct-f32
+    MSLPORT_INCLUDE_DIR=$inc timeout 150 $MR bench --targets $t --target openmp --format json --work-dir /tmp/wpf-$v \
+      --kernel $K > $O/pf_${v}_$round.json 2> $O/pf_${v}_$round.err
+    echo "pf $v $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done
+  pack; cat $O/summary.txt
+fi
+if [ "${1:-}" = sass ]; then
+  O=$OUT/r; mkdir -p $O
+  $R/cldump $R/corpus-targets/opencl/moe_quant_shaders.cl "-cl-std=CL1.2 -DMSLPORT_NV_SHFL" $O/mq.ptx > $O/mq-log.txt 2>&1
+  tr -d '\000' < $O/mq.ptx > $O/mq0.ptx
+  P=$(ls -d /usr/local/cuda*/bin | head -1)
+  $P/ptxas -arch=sm_90 -v $O/mq0.ptx -o $O/mq.cubin > $O/ptxas.txt 2>&1
+  for k in dequant_matvec_4bit_v3 dequant_matvec_8bit_v3; do $P/cuobjdump -sass -fun $k $O/mq.cubin > $O/$k.sass 2>&1; done
+  rm -f $O/mq.ptx $O/mq.cubin
+  pack; ls -la $O
+fi
