@@ -20,12 +20,19 @@ void feat_barrier_in_loop_threadgroup(const float* x, float* out, float* buf, co
   const uint32_t tg_size = geo.tg_size.x;
   const uint32_t group = geo.tg_pos.x;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    buf[tid] = x[(group * tg_size) + tid];
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const uint32_t tid = wi;
+      mslport::prefetch_ahead(&x[(group * tg_size) + tid], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      buf[tid] = x[(group * tg_size) + tid];
+    }
   }
   // threadgroup_barrier (feat_barrier_in_loop.metal:15:5): every work-item loop above has finished
   for (uint32_t stride = tg_size / 2u; stride > 0u; stride /= 2u) {

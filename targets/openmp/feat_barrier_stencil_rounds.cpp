@@ -21,13 +21,21 @@ void feat_barrier_stencil_rounds_threadgroup(const float* x, float* out, const u
   const uint32_t group = geo.tg_pos.x;
   const mslport::vec<uint32_t, 4> mslport_div_tg_size = mslport::udiv_prepare(tg_size);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    uint32_t at = (group * tg_size) + tid;
-    buf[tid] = x[at];
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const uint32_t tid = wi;
+      uint32_t at = (group * tg_size) + tid;
+      mslport::prefetch_ahead(&x[at], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      uint32_t at = (group * tg_size) + tid;
+      buf[tid] = x[at];
+    }
   }
   // threadgroup_barrier (feat_barrier_stencil_rounds.metal:18:5): every work-item loop above has finished
   for (uint32_t r = 0u; r < rounds; ++r) {

@@ -44,6 +44,12 @@ void feat_bfloat_io_threadgroup(const mslport::bfloat* x, mslport::bfloat* y, fl
         const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
         mslport_row2 = &bits[gid];
       }
+      if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport::prefetch_ahead(&x[gid], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+      }
       #pragma omp simd
       for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -60,16 +66,23 @@ void feat_bfloat_io_threadgroup(const mslport::bfloat* x, mslport::bfloat* y, fl
     }
   } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-      const float v = float(x[gid]);
-      const float w = (v * 3.0f) + 0.5f;
-      y[gid] = mslport::bfloat(w);
-      yf[gid] = w;
-      bits[gid] = mslport::as_type<uint16_t>(x[gid]);
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport::prefetch_ahead(&x[gid], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+        const float v = float(x[gid]);
+        const float w = (v * 3.0f) + 0.5f;
+        y[gid] = mslport::bfloat(w);
+        yf[gid] = w;
+        bits[gid] = mslport::as_type<uint16_t>(x[gid]);
+      }
     }
   }
 }

@@ -24,15 +24,22 @@ void feat_early_return_simd_threadgroup(const float* x, const uint32_t* keep, fl
   bool mslport_all_alive = true;  // no work-item of the group has returned
   (void)mslport_all_alive;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-    st.mslport_alive[wi] = true;
-    if ((gid >= n) || (keep[gid] == 0u)) {
-      {
-        st.mslport_alive[wi] = false;
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      mslport::prefetch_ahead(&keep[gid], geo.tg_size.x * sizeof(*keep), geo.tg_size.x * sizeof(*keep));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+      st.mslport_alive[wi] = true;
+      if ((gid >= n) || (keep[gid] == 0u)) {
+        {
+          st.mslport_alive[wi] = false;
+        }
       }
     }
   }

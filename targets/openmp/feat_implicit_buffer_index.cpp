@@ -30,6 +30,13 @@ void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, floa
           const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row0 = &out[gid];
         }
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&a[gid], geo.tg_size.x * sizeof(*a), geo.tg_size.x * sizeof(*a));
+          mslport::prefetch_ahead(&b[gid], geo.tg_size.x * sizeof(*b), geo.tg_size.x * sizeof(*b));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -40,12 +47,20 @@ void feat_implicit_buffer_index_threadgroup(const float* a, const float* b, floa
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-        out[gid] = ((a[gid] * 2.0f) - b[gid]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&a[gid], geo.tg_size.x * sizeof(*a), geo.tg_size.x * sizeof(*a));
+          mslport::prefetch_ahead(&b[gid], geo.tg_size.x * sizeof(*b), geo.tg_size.x * sizeof(*b));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          out[gid] = ((a[gid] * 2.0f) - b[gid]);
+        }
       }
     }
   }

@@ -20,12 +20,19 @@ void feat_static_tg_array_threadgroup(const float* x, float* out, const mslport:
   float tile[64];
   const uint32_t group = geo.tg_pos.x;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    tile[tid] = x[(group * 64u) + tid];
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const uint32_t tid = wi;
+      mslport::prefetch_ahead(&x[(group * 64u) + tid], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      tile[tid] = x[(group * 64u) + tid];
+    }
   }
   // threadgroup_barrier (feat_static_tg_array.metal:14:5): every work-item loop above has finished
   if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores

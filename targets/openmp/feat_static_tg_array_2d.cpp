@@ -20,12 +20,19 @@ void feat_static_tg_array_2d_threadgroup(const float* in, float* out, const uint
   float tile[8][9];
   const mslport::vec<uint32_t, 3> group = geo.tg_pos;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-    tile[local.y][local.x] = in[((((group.y * 8u) + local.y) * n) + (group.x * 8u)) + local.x];
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      mslport::prefetch_ahead(&in[((((group.y * 8u) + local.y) * n) + (group.x * 8u)) + local.x], geo.tg_size.x * sizeof(*in), geo.tg_size.x * sizeof(*in));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+      tile[local.y][local.x] = in[((((group.y * 8u) + local.y) * n) + (group.x * 8u)) + local.x];
+    }
   }
   // threadgroup_barrier (feat_static_tg_array_2d.metal:15:5): every work-item loop above has finished
   if (mslport::streams_past_cache(geo, geo.nthreads, sizeof(*out))) {  // out: rows staged, then written with non-temporal stores

@@ -38,6 +38,12 @@ void feat_vector_subscript_threadgroup(const mslport::vec<uint32_t, 4>* words, c
           const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row1 = &lane3[gid];
         }
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&sel[gid], geo.tg_size.x * sizeof(*sel), geo.tg_size.x * sizeof(*sel));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -58,21 +64,28 @@ void feat_vector_subscript_threadgroup(const mslport::vec<uint32_t, 4>* words, c
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
-        const mslport::vec<uint32_t, 4> w = words[gid];
-        const uint32_t i = sel[gid] & 3u;
-        picked[gid] = ((w[i] * 1000u) + words[gid][(i + 1u) & 3u]);
-        mslport::vec<uint32_t, 4> m = w;
-        m[i] = (100u + gid);
-        m[(i + 2u) & 3u] += 7u;
-        mixed[gid] = m;
-        const mslport::vec<float, 3> f = mslport::make_vec<mslport::vec<float, 3>>(float(w.x), float(w.y), float(w.z)) * mslport::make_vec<mslport::vec<float, 3>>(float(0.5f));
-        const int32_t j = int32_t(sel[gid] % 3u);
-        lane3[gid] = f[j];
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&sel[gid], geo.tg_size.x * sizeof(*sel), geo.tg_size.x * sizeof(*sel));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t gid = geo.tg_pos.x * geo.full_size.x + lx;
+          const mslport::vec<uint32_t, 4> w = words[gid];
+          const uint32_t i = sel[gid] & 3u;
+          picked[gid] = ((w[i] * 1000u) + words[gid][(i + 1u) & 3u]);
+          mslport::vec<uint32_t, 4> m = w;
+          m[i] = (100u + gid);
+          m[(i + 2u) & 3u] += 7u;
+          mixed[gid] = m;
+          const mslport::vec<float, 3> f = mslport::make_vec<mslport::vec<float, 3>>(float(w.x), float(w.y), float(w.z)) * mslport::make_vec<mslport::vec<float, 3>>(float(0.5f));
+          const int32_t j = int32_t(sel[gid] % 3u);
+          lane3[gid] = f[j];
+        }
       }
     }
   }

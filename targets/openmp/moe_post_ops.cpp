@@ -111,26 +111,42 @@ void weighted_sum_stacked_f32_threadgroup(const float* slots, const float* weigh
     // work-item loops split here (moe_post_ops.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-        uint32_t col = (group.x * group_size.x) + local.x;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          mslport::prefetch_ahead(&slots[(uint32_t(s) * width) + col], geo.tg_size.x * sizeof(*slots), geo.tg_size.x * sizeof(*slots));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-        uint32_t col = (group.x * group_size.x) + local.x;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          mslport::prefetch_ahead(&slots[(uint32_t(s) * width) + col], geo.tg_size.x * sizeof(*slots), geo.tg_size.x * sizeof(*slots));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+          }
         }
       }
     }
@@ -264,26 +280,42 @@ void weighted_sum_residual_stacked_f32_threadgroup(const float* slots, const flo
     // work-item loops split here (moe_post_ops.metal:90:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-        uint32_t col = (group.x * group_size.x) + local.x;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          mslport::prefetch_ahead(&slots[(uint32_t(s) * width) + col], geo.tg_size.x * sizeof(*slots), geo.tg_size.x * sizeof(*slots));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
-        uint32_t col = (group.x * group_size.x) + local.x;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          mslport::prefetch_ahead(&slots[(uint32_t(s) * width) + col], geo.tg_size.x * sizeof(*slots), geo.tg_size.x * sizeof(*slots));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const mslport::vec<uint32_t, 3> local = mslport::vec<uint32_t, 3>{lx, ly, lz};
+          uint32_t col = (group.x * group_size.x) + local.x;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(weights[s], slots[(uint32_t(s) * width) + col], st.acc[wi]);
+          }
         }
       }
     }

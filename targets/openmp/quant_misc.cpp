@@ -30,6 +30,13 @@ void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, co
           const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row0 = &out[i];
         }
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&gate[i], geo.tg_size.x * sizeof(*gate), geo.tg_size.x * sizeof(*gate));
+          mslport::prefetch_ahead(&up[i], geo.tg_size.x * sizeof(*up), geo.tg_size.x * sizeof(*up));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -41,13 +48,21 @@ void swiglu_fused_threadgroup(const float* gate, const float* up, float* out, co
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        const float g = gate[i];
-        out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&gate[i], geo.tg_size.x * sizeof(*gate), geo.tg_size.x * sizeof(*gate));
+          mslport::prefetch_ahead(&up[i], geo.tg_size.x * sizeof(*up), geo.tg_size.x * sizeof(*up));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          const float g = gate[i];
+          out[i] = ((g * (1.0f / (1.0f + mslport::msl::exp(-g)))) * up[i]);
+        }
       }
     }
   }
@@ -107,6 +122,13 @@ void residual_add_threadgroup(const float* a, const float* b, float* out, const 
           const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row0 = &out[i];
         }
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&b[i], geo.tg_size.x * sizeof(*b), geo.tg_size.x * sizeof(*b));
+          mslport::prefetch_ahead(&a[i], geo.tg_size.x * sizeof(*a), geo.tg_size.x * sizeof(*a));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -117,12 +139,20 @@ void residual_add_threadgroup(const float* a, const float* b, float* out, const 
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        out[i] = (b[i] + a[i]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&b[i], geo.tg_size.x * sizeof(*b), geo.tg_size.x * sizeof(*b));
+          mslport::prefetch_ahead(&a[i], geo.tg_size.x * sizeof(*a), geo.tg_size.x * sizeof(*a));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          out[i] = (b[i] + a[i]);
+        }
       }
     }
   }
@@ -182,6 +212,13 @@ void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, con
           const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row0 = &out[i];
         }
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&x[i], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+          mslport::prefetch_ahead(&weight[i], geo.tg_size.x * sizeof(*weight), geo.tg_size.x * sizeof(*weight));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -194,14 +231,22 @@ void rms_norm_apply_bf16_threadgroup(const float* x, const uint16_t* weight, con
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        const float mean_sq = sum_sq[0] / float(dim);
-        const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
-        out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (mslport_below0 > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&x[i], geo.tg_size.x * sizeof(*x), geo.tg_size.x * sizeof(*x));
+          mslport::prefetch_ahead(&weight[i], geo.tg_size.x * sizeof(*weight), geo.tg_size.x * sizeof(*weight));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < mslport_below0; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          const float mean_sq = sum_sq[0] / float(dim);
+          const float inv_rms = mslport::msl::rsqrt(mean_sq + eps);
+          out[i] = ((x[i] * mslport::as_type<float>(uint32_t(weight[i]) << 16)) * inv_rms);
+        }
       }
     }
   }
@@ -492,24 +537,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:146:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e0[i], geo.tg_size.x * sizeof(*e0), geo.tg_size.x * sizeof(*e0));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e0[i], geo.tg_size.x * sizeof(*e0), geo.tg_size.x * sizeof(*e0));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[0], e0[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -518,24 +577,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:147:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e1[i], geo.tg_size.x * sizeof(*e1), geo.tg_size.x * sizeof(*e1));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e1[i], geo.tg_size.x * sizeof(*e1), geo.tg_size.x * sizeof(*e1));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[1], e1[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -544,24 +617,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:148:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e2[i], geo.tg_size.x * sizeof(*e2), geo.tg_size.x * sizeof(*e2));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e2[i], geo.tg_size.x * sizeof(*e2), geo.tg_size.x * sizeof(*e2));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[2], e2[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -570,24 +657,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:149:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e3[i], geo.tg_size.x * sizeof(*e3), geo.tg_size.x * sizeof(*e3));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e3[i], geo.tg_size.x * sizeof(*e3), geo.tg_size.x * sizeof(*e3));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[3], e3[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -596,24 +697,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:150:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e4[i], geo.tg_size.x * sizeof(*e4), geo.tg_size.x * sizeof(*e4));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e4[i], geo.tg_size.x * sizeof(*e4), geo.tg_size.x * sizeof(*e4));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[4], e4[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -622,24 +737,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:151:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e5[i], geo.tg_size.x * sizeof(*e5), geo.tg_size.x * sizeof(*e5));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e5[i], geo.tg_size.x * sizeof(*e5), geo.tg_size.x * sizeof(*e5));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[5], e5[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -648,24 +777,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:152:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e6[i], geo.tg_size.x * sizeof(*e6), geo.tg_size.x * sizeof(*e6));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e6[i], geo.tg_size.x * sizeof(*e6), geo.tg_size.x * sizeof(*e6));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[6], e6[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -674,24 +817,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:153:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e7[i], geo.tg_size.x * sizeof(*e7), geo.tg_size.x * sizeof(*e7));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e7[i], geo.tg_size.x * sizeof(*e7), geo.tg_size.x * sizeof(*e7));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[7], e7[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -700,24 +857,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:154:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e8[i], geo.tg_size.x * sizeof(*e8), geo.tg_size.x * sizeof(*e8));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e8[i], geo.tg_size.x * sizeof(*e8), geo.tg_size.x * sizeof(*e8));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[8], e8[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -726,24 +897,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:155:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e9[i], geo.tg_size.x * sizeof(*e9), geo.tg_size.x * sizeof(*e9));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e9[i], geo.tg_size.x * sizeof(*e9), geo.tg_size.x * sizeof(*e9));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[9], e9[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -752,24 +937,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:156:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e10[i], geo.tg_size.x * sizeof(*e10), geo.tg_size.x * sizeof(*e10));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e10[i], geo.tg_size.x * sizeof(*e10), geo.tg_size.x * sizeof(*e10));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[10], e10[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -778,24 +977,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:157:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e11[i], geo.tg_size.x * sizeof(*e11), geo.tg_size.x * sizeof(*e11));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e11[i], geo.tg_size.x * sizeof(*e11), geo.tg_size.x * sizeof(*e11));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[11], e11[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -804,24 +1017,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:158:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e12[i], geo.tg_size.x * sizeof(*e12), geo.tg_size.x * sizeof(*e12));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e12[i], geo.tg_size.x * sizeof(*e12), geo.tg_size.x * sizeof(*e12));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[12], e12[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -830,24 +1057,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:159:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e13[i], geo.tg_size.x * sizeof(*e13), geo.tg_size.x * sizeof(*e13));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e13[i], geo.tg_size.x * sizeof(*e13), geo.tg_size.x * sizeof(*e13));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[13], e13[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -856,24 +1097,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:160:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e14[i], geo.tg_size.x * sizeof(*e14), geo.tg_size.x * sizeof(*e14));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e14[i], geo.tg_size.x * sizeof(*e14), geo.tg_size.x * sizeof(*e14));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[14], e14[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -882,24 +1137,38 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
     // work-item loops split here (quant_misc.metal:161:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
     if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        {  // if (mslport_alive): true in this copy
-          st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e15[i], geo.tg_size.x * sizeof(*e15), geo.tg_size.x * sizeof(*e15));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          {  // if (mslport_alive): true in this copy
+            st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+          }
         }
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        if (st.mslport_alive[wi]) {
-          st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&e15[i], geo.tg_size.x * sizeof(*e15), geo.tg_size.x * sizeof(*e15));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          if (st.mslport_alive[wi]) {
+            st.acc[wi] = mslport::msl::fma(params[15], e15[i], st.acc[wi]);
+          }
         }
       }
     }
@@ -916,6 +1185,13 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
           const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
           mslport_row0 = &hidden_out[i];
         }
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&shared_out[i], geo.tg_size.x * sizeof(*shared_out), geo.tg_size.x * sizeof(*shared_out));
+          mslport::prefetch_ahead(&h_mid[i], geo.tg_size.x * sizeof(*h_mid), geo.tg_size.x * sizeof(*h_mid));
+        }
         #pragma omp simd
         for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -930,29 +1206,45 @@ void moe_combine_residual_threadgroup(const float* h_mid, const float* shared_ou
       }
     } else {
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-      #pragma omp simd
-      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-        float gate{};
-        {  // if (mslport_alive): true in this copy
-          gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
-          hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+        if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+          const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          (void)wi;
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          mslport::prefetch_ahead(&shared_out[i], geo.tg_size.x * sizeof(*shared_out), geo.tg_size.x * sizeof(*shared_out));
+          mslport::prefetch_ahead(&h_mid[i], geo.tg_size.x * sizeof(*h_mid), geo.tg_size.x * sizeof(*h_mid));
+        }
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+          float gate{};
+          {  // if (mslport_alive): true in this copy
+            gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+            hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+          }
         }
       }
     }
   } else {
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-    #pragma omp simd
-    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
-      float gate{};
-      if (st.mslport_alive[wi]) {
-        gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
-        hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+      if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+        const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        (void)wi;
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        mslport::prefetch_ahead(&shared_out[i], geo.tg_size.x * sizeof(*shared_out), geo.tg_size.x * sizeof(*shared_out));
+        mslport::prefetch_ahead(&h_mid[i], geo.tg_size.x * sizeof(*h_mid), geo.tg_size.x * sizeof(*h_mid));
+      }
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+        float gate{};
+        if (st.mslport_alive[wi]) {
+          gate = (1.0f / (1.0f + mslport::msl::exp(-params[16])));
+          hidden_out[i] = mslport::msl::fma(gate, shared_out[i], h_mid[i] + st.acc[wi]);
+        }
       }
     }
   }
@@ -1474,13 +1766,20 @@ void moe_normalize_weights_threadgroup(float* weights, const uint32_t k, const m
   (void)st; (void)err; (void)nthreads;
   const uint32_t token = geo.tg_pos.x;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-  #pragma omp simd
-  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    const uint32_t tid = wi;
-    bool mine = tid < k;
-    st.w[wi] = mine ? weights[(token * k) + tid] : 0.0f;
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
+    if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
+      const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      (void)wi;
+      const uint32_t tid = wi;
+      mslport::prefetch_ahead(&weights[(token * k) + tid], geo.tg_size.x * sizeof(*weights), geo.tg_size.x * sizeof(*weights));
+    }
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t tid = wi;
+      bool mine = tid < k;
+      st.w[wi] = mine ? weights[(token * k) + tid] : 0.0f;
+    }
   }
   // simd_sum at quant_misc.metal:267:25: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)

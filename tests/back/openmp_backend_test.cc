@@ -814,6 +814,68 @@ kernel void plane(device const float* x [[buffer(0)]], device half* out [[buffer
   }
 }
 
+TEST(OpenMPBackend, ReadsAlongTheGridGetAPrefetchHintPerRow) {
+  // Reads whose address steps by one element along x and moves with the
+  // threadgroup (`slots[s * n + i]` in the work-item loops a uniform loop
+  // over s runs, `b[tid]`, `idx[tid]`) are asked for ahead, once per row
+  // before the loop, at the row's first address. Not `x[lid]` (the same
+  // row in every group), `a[2 * tid]` (two elements per step), `io` (the
+  // loop writes it), `a[idx[tid]]` (a loaded index), nor `slots[s * n + i]`
+  // under a loop over s inside the work-item loop (no address before it).
+  // The kernels still compute what they did (below).
+  Compiled c("prefetched_reads", R"(
+kernel void wsum(device const float* slots [[buffer(0)]], device const float* x [[buffer(1)]],
+                 device float* out [[buffer(2)]], constant uint& n [[buffer(3)]], constant uint& k [[buffer(4)]],
+                 uint g [[threadgroup_position_in_grid]], uint lid [[thread_position_in_threadgroup]]) {
+  uint i = g * 4 + lid;
+  float sum = x[lid];
+  for (uint s = 0; s < k; s++) sum += slots[s * n + i];
+  for (uint s = 0; s < 3; s++) sum += slots[s * n + i];
+  out[i] = sum;
+}
+kernel void others(device const float* a [[buffer(0)]], device const float* b [[buffer(1)]],
+                   device float* io [[buffer(2)]], device const uint* idx [[buffer(3)]],
+                   uint tid [[thread_position_in_grid]]) {
+  io[tid] = io[tid] + a[2 * tid] + b[tid] + a[idx[tid]];
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  auto count = [&](const std::string& needle) {
+    size_t k = 0;
+    for (size_t at = 0; (at = c.source.find(needle, at)) != std::string::npos; ++at) ++k;
+    return k;
+  };
+  EXPECT_EQ(count("mslport::prefetch_ahead(&slots[(s * n) + i], geo.tg_size.x * sizeof(*slots), "), 1u) << c.source;
+  EXPECT_EQ(count("mslport::prefetch_ahead(&b[tid], geo.tg_size.x * sizeof(*b), "), 1u) << c.source;
+  EXPECT_EQ(count("mslport::prefetch_ahead(&idx[tid], geo.tg_size.x * sizeof(*idx), "), 1u) << c.source;
+  EXPECT_EQ(count("mslport::prefetch_ahead("), 3u) << c.source;
+
+  std::vector<float> slots(3 * 8), x(4, 0.5f), out(8, -1.0f);
+  for (size_t j = 0; j < slots.size(); ++j) slots[j] = float(j);
+  uint32_t n = 8, k = 2;
+  mslport_args a{};
+  a.buffers[0] = slots.data();
+  a.buffers[1] = x.data();
+  a.buffers[2] = out.data();
+  a.buffers[3] = &n;
+  a.buffers[4] = &k;
+  ASSERT_EQ(c.run("wsum", a, 2, 4), 0);
+  for (uint32_t i = 0; i < 8; ++i)
+    EXPECT_EQ(out[i], 0.5f + (float(i) + float(8 + i)) + (float(i) + float(8 + i) + float(16 + i))) << i;
+
+  std::vector<float> av(16), bv(8), io(8, 1.0f);
+  std::vector<uint32_t> idx(8);
+  for (uint32_t j = 0; j < 16; ++j) av[j] = float(j);
+  for (uint32_t j = 0; j < 8; ++j) bv[j] = 100.0f * float(j), idx[j] = 7 - j;
+  mslport_args o{};
+  o.buffers[0] = av.data();
+  o.buffers[1] = bv.data();
+  o.buffers[2] = io.data();
+  o.buffers[3] = idx.data();
+  ASSERT_EQ(c.run("others", o, 2, 4), 0);
+  for (uint32_t j = 0; j < 8; ++j) EXPECT_EQ(io[j], 1.0f + float(2 * j) + 100.0f * float(j) + float(7 - j)) << j;
+}
+
 TEST(OpenMPBackend, StoresThatCannotBeStreamedStayPlain) {
   // A buffer the kernel also reads, a store two elements apart, one under a
   // per-thread condition and one after a per-thread return: no staged copy.

@@ -1,0 +1,149 @@
+// Why not leave it to the hardware: each core of the static schedule walks
+// its threadgroups in order, so each buffer a work-item loop reads along x
+// is one stream per core, and a loop over K slots or experts makes K of
+// them; measured, the L2 prefetcher of the 2-core VM does not run far
+// enough ahead of that many (row_prefetch.h).
+#include "back/openmp/row_prefetch.h"
+
+#include <map>
+
+#include "back/openmp/row_step.h"
+#include "passes/loop_schedule_points.h"
+
+namespace mslport::back::openmp {
+namespace {
+
+using ir::BuiltinId;
+using ir::Expr;
+using ir::Stmt;
+
+bool is_group_builtin(const ir::Param& p) {
+  return p.kind == ir::Param::Kind::Builtin &&
+         (p.builtin == BuiltinId::ThreadgroupPositionInGrid || p.builtin == BuiltinId::ThreadPositionInGrid);
+}
+
+// The variables whose value depends on the threadgroup's position in the
+// grid (through any assignment, to a fixpoint).
+std::set<int> group_dependent_vars(const ir::Kernel& k) {
+  std::set<int> out;
+  if (!k.body) return out;
+  auto mentions = [&](const Expr& e) {
+    bool found = false;
+    ir::walk_exprs(e, [&](const Expr& x) {
+      found = found || (x.kind == Expr::Kind::ParamRef && is_group_builtin(k.params[x.index])) ||
+              (x.kind == Expr::Kind::VarRef && out.count(x.index));
+      return !found;
+    });
+    return found;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    ir::walk_stmts(*k.body, [&](const Stmt& s) {
+      if (s.kind == Stmt::Kind::Decl && s.expr && !out.count(s.var) && mentions(*s.expr)) grew = out.insert(s.var).second;
+      return true;
+    });
+    ir::walk_stmt_exprs(*k.body, [&](const Expr& e) {
+      if (e.kind == Expr::Kind::Assign && e.args[0]->kind == Expr::Kind::VarRef && !out.count(e.args[0]->index) &&
+          mentions(*e.args[1]))
+        grew = out.insert(e.args[0]->index).second || grew;
+      return true;
+    });
+  }
+  return out;
+}
+
+// Arithmetic on values only: no memory read, call or assignment anywhere
+// in `e` or in the definitions of the recomputed variables it reads.
+bool pure_arithmetic(const WorkItemPlan& plan, const Expr& e, int depth = 0) {
+  if (depth > 32) return false;
+  bool ok = true;
+  ir::walk_exprs(e, [&](const Expr& x) {
+    switch (x.kind) {
+      case Expr::Kind::Index: case Expr::Kind::Call: case Expr::Kind::Assign: case Expr::Kind::Collective:
+        ok = false;
+        break;
+      case Expr::Kind::Unary:
+        ok = x.unary_op != ir::UnaryOp::Deref && x.unary_op != ir::UnaryOp::PreInc &&
+             x.unary_op != ir::UnaryOp::PreDec && x.unary_op != ir::UnaryOp::PostInc &&
+             x.unary_op != ir::UnaryOp::PostDec;
+        break;
+      case Expr::Kind::Member: ok = !x.arrow; break;
+      case Expr::Kind::VarRef:
+        if (plan.storage[x.index] == Storage::Remat) ok = pure_arithmetic(plan, *plan.remat_init[x.index], depth + 1);
+        break;
+      default: break;
+    }
+    return ok;
+  });
+  return ok;
+}
+
+}  // namespace
+
+std::set<int> buffers_with_prefetch_hints(const ir::Kernel& k) {
+  std::set<int> out;
+  if (!k.body) return out;
+  ir::walk_stmts(*k.body, [&](const Stmt& s) {
+    if (passes::is_prefetch_hint(s))
+      ir::walk_exprs(*s.expr, [&](const Expr& x) {
+        if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == ir::Param::Kind::Buffer) out.insert(x.index);
+        return true;
+      });
+    return true;
+  });
+  return out;
+}
+
+std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
+                                                  const std::vector<const Stmt*>& loop, int known_true_var,
+                                                  const std::set<int>& skip_buffers) {
+  constexpr size_t kMaxReads = 4;
+  std::set<int> written;  // buffers the loop stores to: a read hint would fetch lines it then owns
+  for (auto* s : loop)
+    ir::walk_stmt_exprs(*s, [&](const Expr& e) {
+      if (e.kind == Expr::Kind::Assign && e.args[0]->kind == Expr::Kind::Index &&
+          e.args[0]->args[0]->kind == Expr::Kind::ParamRef)
+        written.insert(e.args[0]->args[0]->index);
+      return true;
+    });
+  const std::vector<const Stmt*> flat = statements_every_item_runs(loop, known_true_var);
+  const std::set<int> by_group = group_dependent_vars(k);
+  RowStep row_step(k, plan, flat);
+  std::vector<PrefetchedRead> out;
+  std::set<int> taken;
+  for (auto* s : flat)
+    ir::walk_stmt_exprs(*s, [&](const Expr& x) {
+      if (out.size() >= kMaxReads || x.kind != Expr::Kind::Index || x.args[0]->kind != Expr::Kind::ParamRef)
+        return true;
+      const int p = x.args[0]->index;
+      const ir::Param& param = k.params[p];
+      if (param.kind != ir::Param::Kind::Buffer || !param.type.is_pointer() ||
+          (param.type.space != ir::AddressSpace::Device && param.type.space != ir::AddressSpace::Constant) ||
+          written.count(p) || skip_buffers.count(p) || taken.count(p) || !x.type.is_scalar())
+        return true;
+      const Expr& index = *x.args[1];
+      row_step.take_used();
+      const auto step = row_step.of(index);
+      const std::set<int> used = row_step.take_used();
+      if (!step || *step != 1) return true;
+      const std::vector<const Stmt*> defs = row_step.defs_in_order(used);
+      bool pure = pure_arithmetic(plan, index), per_group = false;
+      for (const Stmt* d : defs) pure = pure && pure_arithmetic(plan, *d->expr);
+      auto note_group = [&](const Expr& y) {
+        ir::walk_exprs(y, [&](const Expr& z) {
+          per_group = per_group || (z.kind == Expr::Kind::ParamRef && is_group_builtin(k.params[z.index])) ||
+                      (z.kind == Expr::Kind::VarRef && by_group.count(z.index));
+          return !per_group;
+        });
+      };
+      note_group(index);
+      for (const Stmt* d : defs) note_group(*d->expr);
+      if (!pure || !per_group) return true;
+      taken.insert(p);
+      out.push_back(PrefetchedRead{&x, p, defs});
+      return true;
+    });
+  return out;
+}
+
+}  // namespace mslport::back::openmp
