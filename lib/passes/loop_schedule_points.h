@@ -56,8 +56,9 @@ constexpr const char* kFullTrips = "__mslport_full_trips";
 // In the loop of the iterations every thread completes, one statement per
 // device or constant buffer (two at most) the body reads at `P[v]` or
 // `P[U + v]` (P, U uniform): prefetch_ahead(&P[U + it * C], C * size, bound * size)
-// (void), a hint for the lines the threadgroup reads about 16 KB later. A threadgroup-level statement: the OpenMP backend emits it once
-// per iteration, not per work-item (openmp_rt.h: mslport::prefetch_ahead).
+// (void), a hint for the lines the threadgroup reads about 16 KB later. A
+// threadgroup-level statement: the OpenMP backend emits it once per
+// iteration, not per work-item (openmp_rt.h: mslport::prefetch_ahead).
 // bf16_matvec on the 2-core VM: 4.0 -> 3.1 ms, its weight row being one
 // read stream per core, which the hardware prefetcher alone ran at 7 GB/s.
 constexpr const char* kPrefetchAhead = "__mslport_prefetch_ahead";

@@ -19,7 +19,6 @@
 #include "back/openmp/invariant_division.h"
 #include "back/openmp/prefix_guard.h"
 #include "back/openmp/row_prefetch.h"
-#include "back/openmp/row_step.h"
 #include "back/openmp/rename_reserved.h"
 #include "back/openmp/sanitize.h"
 #include "back/openmp/streaming_stores.h"
@@ -117,10 +116,14 @@ class KernelEmitter {
   // running B (prefix_guard.h). False, emitting nothing, when `g` is empty
   // or its body needs the test.
   bool prefix_guarded_loop(const std::optional<PrefixGuard>& g);
-  // Inside a row's loops (lz, ly open): mslport::prefetch_ahead for each
-  // read, at its address for lx = 0 (row_prefetch.h).
-  void prefetch_rows(const std::vector<const Stmt*>& stmts, const std::vector<PrefetchedRead>& reads,
-                     const std::string& x_end);
+  // Inside a row's loops (lz, ly open), when the row has work-items:
+  // `defs` and the values `exprs` need, printed for lx = 0, then `then()`,
+  // which prints what uses them (a row's first address).
+  void first_item_of_row(const std::vector<const Stmt*>& defs, const std::vector<const Expr*>& exprs,
+                         const std::string& x_end, const std::string& comment, const std::function<void()>& then);
+  // Inside a row's loops: mslport::prefetch_ahead for each read, at its
+  // address for lx = 0 (row_prefetch.h).
+  void prefetch_rows(const PrefetchedReads& reads, const std::string& x_end);
   // eliminate_returns' `alive` flags are kept per work-item across loops:
   // the threadgroup function also keeps `mslport_all_alive`.
   bool tracks_all_alive() const {
@@ -155,7 +158,7 @@ class KernelEmitter {
   bool versioned_ = false;             // inside work_item_loop's two copies
   bool rows_open_ = false;             // x_loop's streaming copy opened the lz and ly loops itself
   std::set<int> write_only_;           // streaming_stores.h's write_only_buffers
-  std::set<int> hinted_;               // row_prefetch.h's buffers_with_prefetch_hints
+  RowPrefetchFacts row_prefetch_facts_;  // row_prefetch.h's facts about the kernel
   std::map<const Stmt*, int> staged_;  // stores printed into row buffer N (x_loop's streaming copy)
   std::vector<std::string> trips_;     // trip counts of the counted threadgroup-level loops being emitted
   bool streams_ = false;               // some loop has x_loop's streaming copy: the entry fences
@@ -394,31 +397,33 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   work_item_values(stmts, exprs);
 }
 
-void KernelEmitter::prefetch_rows(const std::vector<const Stmt*>& stmts, const std::vector<PrefetchedRead>& reads,
-                                  const std::string& x_end) {
-  if (reads.empty()) return;
-  std::set<const Stmt*> used;
-  std::vector<const Expr*> indices;
-  for (const PrefetchedRead& r : reads) {
-    indices.push_back(r.read->args[1].get());
-    used.insert(r.index_defs.begin(), r.index_defs.end());
-  }
-  std::vector<const Stmt*> defs;  // in the loop's order
-  for (const Stmt* s : statements_every_item_runs(stmts, p_.known_true()))
-    if (used.count(s)) defs.push_back(s);
-  line("if (" + x_end + " > 0) {  // the lines this thread's next threadgroups read, about 16 KB on");
+void KernelEmitter::first_item_of_row(const std::vector<const Stmt*>& defs, const std::vector<const Expr*>& exprs,
+                                      const std::string& x_end, const std::string& comment,
+                                      const std::function<void()>& then) {
+  line("if (" + x_end + " > 0) {" + (comment.empty() ? "" : "  // " + comment));
   ++indent_;
   line("const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
   line("(void)wi;");
   p_.set_scalar_work_items(true);
-  work_item_values(defs, indices);
+  work_item_values(defs, exprs);
   for (const Stmt* d : defs) wi_stmt(*d);
-  for (const PrefetchedRead& r : reads) {
-    const std::string row_bytes = "geo.tg_size.x * sizeof(*" + k_.params[r.buffer].name + ")";
-    line("mslport::prefetch_ahead(&" + ex(*r.read, true) + ", " + row_bytes + ", " + row_bytes + ");");
-  }
+  then();
   --indent_;
   line("}");
+}
+
+void KernelEmitter::prefetch_rows(const PrefetchedReads& reads, const std::string& x_end) {
+  if (reads.reads.empty()) return;
+  std::vector<const Expr*> indices;
+  for (const PrefetchedRead& r : reads.reads) indices.push_back(r.read->args[1].get());
+  first_item_of_row(reads.index_defs, indices, x_end, "the lines this thread's next threadgroups read, about 16 KB on",
+                    [&] {
+                      for (const PrefetchedRead& r : reads.reads) {
+                        const std::string row_bytes = "geo.tg_size.x * sizeof(*" + k_.params[r.buffer].name + ")";
+                        line("mslport::prefetch_ahead(&" + ex(*r.read, true) + ", " + row_bytes + ", " + row_bytes +
+                             ");");
+                      }
+                    });
 }
 
 bool KernelEmitter::loop_is_simd(const std::vector<const Stmt*>& stmts, bool allow_simd) const {
@@ -441,13 +446,13 @@ void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_sim
   std::vector<StreamedStore> streamed;
   if (!san_ && !simd_group_major_ && !simd_chunked_ && staged_.empty() && loop_is_simd(stmts, allow_simd))
     streamed = find_streamed_stores(k_, plan_, write_only_, stmts, p_.known_true());
-  std::vector<PrefetchedRead> reads;
+  PrefetchedReads reads;
   if (!san_ && !simd_group_major_ && !simd_chunked_ && !rows_open_)
-    reads = find_prefetched_reads(k_, plan_, stmts, p_.known_true(), hinted_);
+    reads = find_prefetched_reads(k_, plan_, stmts, p_.known_true(), row_prefetch_facts_);
   // The plain loop; with reads to prefetch, each row (ly, lz) first asks for
   // the lines this thread's next threadgroups read.
   auto plain_loop = [&] {
-    if (reads.empty()) {
+    if (reads.reads.empty()) {
       open_work_item_loop(stmts, {}, allow_simd, x_end);
       body();
       close_work_item_loop();
@@ -456,7 +461,7 @@ void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_sim
     line("for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)");
     line("for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {");
     ++indent_;
-    prefetch_rows(stmts, reads, x_end);
+    prefetch_rows(reads, x_end);
     rows_open_ = true;
     open_work_item_loop(stmts, {}, allow_simd, x_end);
     rows_open_ = false;
@@ -492,19 +497,11 @@ void KernelEmitter::x_loop(const std::vector<const Stmt*>& stmts, bool allow_sim
     line("alignas(64) " + elem + " mslport_stage" + n + "[mslport::kMaxThreads];");
     // Where the row's stores start: E with lx = 0. (Taken from the loop as a
     // last value instead, `omp simd lastprivate`, swiglu_fused ran 1.2x slower.)
-    line("if (" + x_end + " > 0) {");
-    ++indent_;
-    line("const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
-    line("(void)wi;");
-    p_.set_scalar_work_items(true);
-    work_item_values(store.index_defs, {target.args[1].get()});
-    for (const Stmt* d : store.index_defs) wi_stmt(*d);
-    line("mslport_row" + n + " = &" + ex(target, true) + ";");
-    --indent_;
-    line("}");
+    first_item_of_row(store.index_defs, {target.args[1].get()}, x_end, "",
+                      [&] { line("mslport_row" + n + " = &" + ex(target, true) + ";"); });
     staged_[store.stmt] = (int)i;
   }
-  prefetch_rows(stmts, reads, x_end);
+  prefetch_rows(reads, x_end);
   rows_open_ = true;
   open_work_item_loop(stmts, {}, allow_simd, x_end);
   rows_open_ = false;
@@ -1127,7 +1124,7 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
 
 bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   write_only_ = write_only_buffers(k_);
-  hinted_ = buffers_with_prefetch_hints(k_);
+  row_prefetch_facts_ = row_prefetch_facts(k_);
   for (size_t i = 0; i < k_.vars.size(); ++i)
     if (k_.vars[i].name == passes::kAliveVarName) alive_var_ = (int)i;
   // Body first: it decides the state struct's members.

@@ -80,23 +80,25 @@ bool pure_arithmetic(const WorkItemPlan& plan, const Expr& e, int depth = 0) {
 
 }  // namespace
 
-std::set<int> buffers_with_prefetch_hints(const ir::Kernel& k) {
-  std::set<int> out;
-  if (!k.body) return out;
+RowPrefetchFacts row_prefetch_facts(const ir::Kernel& k) {
+  RowPrefetchFacts facts;
+  facts.group_dependent_vars = group_dependent_vars(k);
+  if (!k.body) return facts;
   ir::walk_stmts(*k.body, [&](const Stmt& s) {
     if (passes::is_prefetch_hint(s))
       ir::walk_exprs(*s.expr, [&](const Expr& x) {
-        if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == ir::Param::Kind::Buffer) out.insert(x.index);
+        if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == ir::Param::Kind::Buffer)
+          facts.hinted_buffers.insert(x.index);
         return true;
       });
     return true;
   });
-  return out;
+  return facts;
 }
 
-std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
-                                                  const std::vector<const Stmt*>& loop, int known_true_var,
-                                                  const std::set<int>& skip_buffers) {
+PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
+                                      const std::vector<const Stmt*>& loop, int known_true_var,
+                                      const RowPrefetchFacts& facts) {
   constexpr size_t kMaxReads = 4;
   std::set<int> written;  // buffers the loop stores to: a read hint would fetch lines it then owns
   for (auto* s : loop)
@@ -107,19 +109,18 @@ std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const Wor
       return true;
     });
   const std::vector<const Stmt*> flat = statements_every_item_runs(loop, known_true_var);
-  const std::set<int> by_group = group_dependent_vars(k);
   RowStep row_step(k, plan, flat);
-  std::vector<PrefetchedRead> out;
-  std::set<int> taken;
+  PrefetchedReads out;
+  std::set<int> taken, used_by_taken;
   for (auto* s : flat)
     ir::walk_stmt_exprs(*s, [&](const Expr& x) {
-      if (out.size() >= kMaxReads || x.kind != Expr::Kind::Index || x.args[0]->kind != Expr::Kind::ParamRef)
+      if (out.reads.size() >= kMaxReads || x.kind != Expr::Kind::Index || x.args[0]->kind != Expr::Kind::ParamRef)
         return true;
       const int p = x.args[0]->index;
       const ir::Param& param = k.params[p];
       if (param.kind != ir::Param::Kind::Buffer || !param.type.is_pointer() ||
           (param.type.space != ir::AddressSpace::Device && param.type.space != ir::AddressSpace::Constant) ||
-          written.count(p) || skip_buffers.count(p) || taken.count(p) || !x.type.is_scalar())
+          written.count(p) || facts.hinted_buffers.count(p) || taken.count(p) || !x.type.is_scalar())
         return true;
       const Expr& index = *x.args[1];
       row_step.take_used();
@@ -132,7 +133,7 @@ std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const Wor
       auto note_group = [&](const Expr& y) {
         ir::walk_exprs(y, [&](const Expr& z) {
           per_group = per_group || (z.kind == Expr::Kind::ParamRef && is_group_builtin(k.params[z.index])) ||
-                      (z.kind == Expr::Kind::VarRef && by_group.count(z.index));
+                      (z.kind == Expr::Kind::VarRef && facts.group_dependent_vars.count(z.index));
           return !per_group;
         });
       };
@@ -140,9 +141,11 @@ std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const Wor
       for (const Stmt* d : defs) note_group(*d->expr);
       if (!pure || !per_group) return true;
       taken.insert(p);
-      out.push_back(PrefetchedRead{&x, p, defs});
+      used_by_taken.insert(used.begin(), used.end());
+      out.reads.push_back(PrefetchedRead{&x, p});
       return true;
     });
+  out.index_defs = row_step.defs_in_order(used_by_taken);
   return out;
 }
 

@@ -22,13 +22,26 @@ namespace mslport::back::openmp {
 struct PrefetchedRead {
   const ir::Expr* read = nullptr;  // P[E], P a device or constant buffer parameter
   int buffer = -1;                 // Kernel::params index of P
-  // The loop's declarations E reads, in order (printed with lx = 0).
+};
+
+struct PrefetchedReads {
+  std::vector<PrefetchedRead> reads;
+  // The loop's declarations their indices read, in the loop's order
+  // (printed with lx = 0).
   std::vector<const ir::Stmt*> index_defs;
 };
 
-// The buffers that loop_schedule_points already gives prefetch hints to
-// (threadgroup-strided loops): their loops get no second hint.
-std::set<int> buffers_with_prefetch_hints(const ir::Kernel& k);
+// What the search needs to know about the whole kernel, found once per
+// kernel rather than per work-item loop.
+struct RowPrefetchFacts {
+  // The buffers loop_schedule_points already gives prefetch hints to
+  // (threadgroup-strided loops): their loops get no second hint.
+  std::set<int> hinted_buffers;
+  // The variables whose value depends on the threadgroup's position in the
+  // grid (through any assignment).
+  std::set<int> group_dependent_vars;
+};
+RowPrefetchFacts row_prefetch_facts(const ir::Kernel& k);
 
 // In the statements every work-item of the loop runs: reads `P[E]` of a
 // buffer the loop does not write, where E steps by one element per x and
@@ -36,8 +49,8 @@ std::set<int> buffers_with_prefetch_hints(const ir::Kernel& k);
 // reads alike, like a mat-vec's x, is in cache already), E free of memory
 // reads and calls (evaluated for lx = 0, where that work-item might not
 // reach the read). One per buffer, at most four, in the order seen.
-std::vector<PrefetchedRead> find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
-                                                  const std::vector<const ir::Stmt*>& loop, int known_true_var,
-                                                  const std::set<int>& skip_buffers);
+PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
+                                      const std::vector<const ir::Stmt*>& loop, int known_true_var,
+                                      const RowPrefetchFacts& facts);
 
 }  // namespace mslport::back::openmp
