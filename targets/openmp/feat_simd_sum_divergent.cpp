@@ -27,11 +27,11 @@ void feat_simd_sum_divergent_threadgroup(const float* x, const uint32_t* active,
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       const uint32_t g = (group * ((tg_size + 31u) / 32u)) + simd_id;
       st.result[wi] = -1.0f;
       st.mslport_mask0[wi] = lane < active[g];

@@ -25,6 +25,7 @@ void feat_uint3_builtins_threadgroup(uint32_t* out, const mslport::Geometry& geo
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
@@ -32,7 +33,6 @@ void feat_uint3_builtins_threadgroup(uint32_t* out, const mslport::Geometry& geo
       const mslport::vec<uint32_t, 3> lpos = mslport::vec<uint32_t, 3>{lx, ly, lz};
       const uint32_t lindex = wi;
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       const uint32_t linear = (((gpos.z * grid.y) + gpos.y) * grid.x) + gpos.x;
       uint32_t* rec = out + (linear * 21u);
       rec[0] = gpos.x;

@@ -119,11 +119,11 @@ void fused_moe_wsum_norm_add_f32_threadgroup(const float* expert_outputs, const 
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         partial[simd_id] = st.simd_total[wi];
       }
@@ -402,11 +402,11 @@ void fused_moe_wsum_dnorm_add_f32_threadgroup(const float* expert_outputs, const
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         partial_res[simd_id] = st.simd_res[wi];
         partial_mix[simd_id] = st.simd_mix[wi];
@@ -628,11 +628,11 @@ void fused_norm_add_f32_threadgroup(const float* residual, const float* input, c
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         shared[simd_id] = st.simd_total[wi];
       }
@@ -897,11 +897,11 @@ void fused_residual_norm_f32_threadgroup(const float* residual, const float* inp
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         shared[simd_id] = st.simd_total[wi];
       }
@@ -1119,11 +1119,11 @@ void fused_residual_norm_scalar_f32_threadgroup(const float* residual, const flo
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         shared[simd_id] = st.simd_total[wi];
       }
@@ -1346,11 +1346,11 @@ void fused_norm_add_scalar_f32_threadgroup(const float* residual, const float* i
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         shared[simd_id] = st.simd_total[wi];
       }

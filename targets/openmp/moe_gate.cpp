@@ -100,11 +100,11 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         simd_partial[simd_id] = st.simd_total[wi];
       }
@@ -182,10 +182,10 @@ void moe_gate_threadgroup(const mslport::bfloat* hidden_state, const float* rout
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       st.e[wi] = simd_id;
       st.mslport_loop_mask0[wi] = st.e[wi] < n_experts;
     }}

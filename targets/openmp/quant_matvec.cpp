@@ -73,14 +73,14 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+    uint32_t r = (tg_index * 8u) + sg;
+    uint32_t words = in_dim >> 3;
+    const uint32_t* wr = W_packed + (r * words);
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t r = (tg_index * 8u) + sg;
-      uint32_t words = in_dim >> 3;
-      const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
       uint32_t words_per_group{};
       uint32_t groups{};
@@ -151,14 +151,14 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
@@ -214,14 +214,14 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
@@ -301,14 +301,14 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
@@ -364,14 +364,14 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 3;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
@@ -449,12 +449,12 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
       #pragma omp simd
       for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = (lx - mslport_sx);
-        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-        uint32_t r = (tg_index * 8u) + sg;
         {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
@@ -482,12 +482,12 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
       #pragma omp simd
       for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = (lx - mslport_sx);
-        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-        uint32_t r = (tg_index * 8u) + sg;
         if (st.mslport_alive[wi]) {
           if (lane == 0u) {
             out[r] = st.total[wi];
@@ -609,14 +609,14 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+    uint32_t r = (tg_index * 8u) + sg;
+    uint32_t words = in_dim >> 2;
+    const uint32_t* wr = W_packed + (r * words);
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-      uint32_t r = (tg_index * 8u) + sg;
-      uint32_t words = in_dim >> 2;
-      const uint32_t* wr = W_packed + (r * words);
       uint32_t mslport_start1 = lane;
       uint32_t words_per_group{};
       uint32_t groups{};
@@ -687,14 +687,14 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             {  // if (mslport_alive): true in this copy
@@ -750,14 +750,14 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c_1{};
             if (st.mslport_alive[wi]) {
@@ -837,14 +837,14 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             {  // if (mslport_alive): true in this copy
@@ -900,14 +900,14 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
           for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
           for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          uint32_t words = in_dim >> 2;
+          const uint32_t* wr = W_packed + (r * words);
           #pragma omp simd
           for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
             const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
             const uint32_t lane = (lx - mslport_sx);
-            const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
             uint32_t mslport_start1 = lane;
             uint32_t c{};
             if (st.mslport_alive[wi]) {
@@ -985,12 +985,12 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
       #pragma omp simd
       for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = (lx - mslport_sx);
-        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-        uint32_t r = (tg_index * 8u) + sg;
         {  // if (mslport_alive): true in this copy
           if (lane == 0u) {
             out[r] = st.total[wi];
@@ -1018,12 +1018,12 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
       #pragma omp simd
       for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lane = (lx - mslport_sx);
-        const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
-        uint32_t r = (tg_index * 8u) + sg;
         if (st.mslport_alive[wi]) {
           if (lane == 0u) {
             out[r] = st.total[wi];
@@ -1161,11 +1161,11 @@ void bf16_matvec_threadgroup(const uint16_t* w, const float* input, float* outpu
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t sg = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         sg_part[sg] = st.s[wi];
       }

@@ -366,11 +366,11 @@ void rms_norm_bf16_fused_n_tokens_threadgroup(const float* x, const uint16_t* we
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         partials[simd_id] = st.group_sq[wi];
       }
@@ -1383,11 +1383,11 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         part_max[simd_id] = st.m[wi];
       }
@@ -1487,11 +1487,11 @@ void moe_softmax_topk_threadgroup(const float* logits, uint32_t* out_indices, fl
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t simd_id = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lane = (lx - mslport_sx);
-      const uint32_t simd_id = ((wi - (lx - mslport_sx)) / mslport::kSimdWidth);
       if (lane == 0u) {
         part_sum[simd_id] = st.s[wi];
       }

@@ -675,6 +675,64 @@ kernel void rows(device const float* w [[buffer(0)]], device const float* x [[bu
   }
 }
 
+TEST(OpenMPBackend, SimdGroupValuesAreComputedOncePerSimdGroup) {
+  // In a loop over one SIMD group's lanes, the SIMD-group index and the
+  // recomputed values built only from it and uniform values (`row`, the row
+  // pointer `r`) are declared before the loop, so the row's reads are
+  // contiguous loads, not gathers through a vector of rows; `col`, which
+  // depends on the lane, stays in the loop. Threadgroups whose x size is no
+  // multiple of 32 keep the per-lane form (48 below: a group of 32 lanes and
+  // one of 16).
+  Compiled c("simd_group_values", R"(
+kernel void rows(device const float* w [[buffer(0)]], device float* out [[buffer(1)]],
+                 constant uint& n [[buffer(2)]], uint tg [[threadgroup_position_in_grid]],
+                 uint lane [[thread_index_in_simdgroup]], uint sg [[simdgroup_index_in_threadgroup]],
+                 uint sgs [[simdgroups_per_threadgroup]]) {
+  uint row = tg * sgs + sg;
+  device const float* r = w + row * n;
+  float acc = 0.0f;
+  for (uint col = lane; col < n; col += 32) acc += r[col];
+  out[row * 32 + lane] = acc;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const std::string major = c.source.substr(c.source.find("one SIMD group at a time"));
+  const size_t loop = major.find("for (uint32_t lx = mslport_sx;");
+  ASSERT_NE(loop, std::string::npos) << major;
+  EXPECT_LT(major.find("const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / "
+                       "mslport::kSimdWidth;"),
+            loop)
+      << major;
+  EXPECT_LT(major.find("uint32_t row = "), loop) << major;
+  EXPECT_LT(major.find("const float* r = "), loop) << major;
+  EXPECT_GT(major.find("col_1 = "), loop) << major;
+
+  const uint32_t n = 100;  // full trips and a tail
+  for (uint32_t tptg : {64u, 48u}) {
+    const uint32_t groups = 3, sgs = (tptg + 31) / 32, rows = groups * sgs;
+    std::vector<float> w(size_t{rows} * n), out(size_t{rows} * 32, -12345.0f);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = float(i % 13) - 6.0f;
+    mslport_args a{};
+    uint32_t nn = n;
+    a.buffers[0] = w.data();
+    a.buffers[1] = out.data();
+    a.buffers[2] = &nn;
+    std::string msg;
+    ASSERT_EQ(c.run("rows", a, groups, tptg, 0, &msg), 0) << msg;
+    for (uint32_t r = 0; r < rows; ++r) {
+      const uint32_t lanes = std::min(32u, tptg - (r % sgs) * 32);  // lanes in this row's SIMD group
+      for (uint32_t l = 0; l < 32; ++l) {
+        float want = -12345.0f;
+        if (l < lanes) {
+          want = 0.0f;
+          for (uint32_t col = l; col < n; col += 32) want += w[size_t{r} * n + col];
+        }
+        EXPECT_EQ(out[size_t{r} * 32 + l], want) << "tptg " << tptg << " row " << r << " lane " << l;
+      }
+    }
+  }
+}
+
 TEST(OpenMPBackend, PrefetchHintsRunOncePerIterationOfTheThreadgroup) {
   // passes/loop_schedule_points.h, kPrefetchAhead: the hint for a
   // threadgroup's streamed row is a threadgroup-level statement, before the

@@ -75,6 +75,13 @@ class KernelEmitter {
   // Declares, at the top of a work-item loop, the builtins and recomputed
   // variables the loop's statements use.
   void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
+  // In a loop over one SIMD group's lanes, declares before the loop the
+  // SIMD-group index and the recomputed values built only from it and from
+  // uniform values (`row = tgid * 8 + simd_group`, `w_row = W + row * n`):
+  // computed per lane, the compiler sees a vector of rows and gathers
+  // through them; declared once, a row's reads are contiguous loads.
+  // Returns them, for work_item_values to leave out.
+  std::set<int> simd_group_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
   // allow_simd = false for loops that leave early (return / divergence checks).
   // x_end: where each row's x loop stops (a prefix guard's bound).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
@@ -90,6 +97,13 @@ class KernelEmitter {
   void close_work_item_loop() {
     --indent_;
     line(simd_chunked_ && !simd_group_major_ ? "}}" : "}");
+    const bool scope = !hoist_scopes_.empty() && hoist_scopes_.back();
+    if (!hoist_scopes_.empty()) hoist_scopes_.pop_back();
+    if (scope) {
+      --indent_;
+      line("}");
+    }
+    hoisted_.clear();
   }
   // Emits a work-item loop running `body` over every work-item. When the
   // statements use the SIMD lane or SIMD-group index, threadgroups whose x
@@ -157,6 +171,8 @@ class KernelEmitter {
   bool no_simd_chunks_ = false;        // its other copy, for x sizes that are no multiple of 32
   bool versioned_ = false;             // inside work_item_loop's two copies
   bool rows_open_ = false;             // x_loop's streaming copy opened the lz and ly loops itself
+  std::vector<bool> hoist_scopes_;     // per open work-item loop: simd_group_values opened a `{` for it
+  std::set<int> hoisted_;              // builtins and variables simd_group_values declared for the open loop
   std::set<int> write_only_;           // streaming_stores.h's write_only_buffers
   RowPrefetchFacts row_prefetch_facts_;  // row_prefetch.h's facts about the kernel
   std::map<const Stmt*, int> staged_;  // stores printed into row buffer N (x_loop's streaming copy)
@@ -234,15 +250,64 @@ std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts
   return out;
 }
 
+std::set<int> KernelEmitter::simd_group_values(const std::vector<const Stmt*>& stmts,
+                                               const std::vector<const Expr*>& exprs) {
+  // Keys: builtins as -1 - param index, variables as their index.
+  std::set<int> out;
+  if (san_) return out;
+  std::vector<int> remat = remat_used(stmts, exprs);
+  std::vector<const Expr*> all = exprs;
+  for (int v : remat) all.push_back(plan_.remat_init[v]);
+  std::vector<int> builtins;
+  for (int i : builtins_used(stmts, all))
+    if (passes::builtin_uniformity(k_.params[i].builtin) == Uniformity::Simdgroup) builtins.push_back(i);
+  auto group_level = [&](const Expr& init) {
+    bool ok = true;
+    walk_exprs(init, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin)
+        ok = ok && passes::builtin_uniformity(k_.params[x.index].builtin) <= Uniformity::Simdgroup;
+      if (x.kind == Expr::Kind::VarRef && plan_.storage[x.index] == Storage::Remat)
+        ok = ok && out.count(x.index);
+      return ok;
+    });
+    return ok;
+  };
+  std::vector<int> vars;
+  for (int v : remat)  // dependencies first
+    if (group_level(*plan_.remat_init[v])) {
+      out.insert(v);
+      vars.push_back(v);
+    }
+  if (builtins.empty() && vars.empty()) return out;
+  if (simd_group_major_) {  // the loop shares its block with others: a scope of its own
+    line("{");
+    ++indent_;
+    hoist_scopes_.back() = true;
+  }
+  for (int i : builtins) {
+    const Param& p = k_.params[i];
+    line("const " + p_.type(p.type) + " " + p.name +
+         " = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;");
+    out.insert(-1 - i);
+  }
+  for (int v : vars) {
+    const Var& var = k_.vars[v];
+    line(p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
+  }
+  return out;
+}
+
 void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
   std::vector<int> remat = remat_used(stmts, exprs);
   std::vector<const Expr*> all = exprs;
   for (int v : remat) all.push_back(plan_.remat_init[v]);
   for (int i : builtins_used(stmts, all)) {
+    if (hoisted_.count(-1 - i)) continue;
     const Param& p = k_.params[i];
     line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
   }
   for (int v : remat) {
+    if (hoisted_.count(v)) continue;
     const Var& var = k_.vars[v];
     line(p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
   }
@@ -383,9 +448,12 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   const bool simd = loop_is_simd(stmts, allow_simd);
   // Sanitizing: the checker's calls must run in order.
   p_.set_scalar_work_items(!simd || san_);
+  hoisted_.clear();
+  hoist_scopes_.push_back(false);
   if (simd_chunked_) {
     if (!simd_group_major_)
       line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
+    hoisted_ = simd_group_values(stmts, exprs);
     if (simd && !san_) line("#pragma omp simd");
     line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
   } else {
