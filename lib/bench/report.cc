@@ -66,6 +66,9 @@ nlohmann::ordered_json base_json(const BenchReport& r, bool extra) {
     // part of every kernel's time there).
     for (const auto& roof : r.roofs)
       if (roof.empty_launch_us > 0) j["empty_launch_us"][roof.backend] = roof.empty_launch_us;
+    // What a loop that only reads streams on each OpenMP backend.
+    for (const auto& roof : r.roofs)
+      if (roof.read_gbps > 0) j["read_only_gbps"][roof.backend] = roof.read_gbps;
     j["roof_methods"] = nlohmann::ordered_json::object();
     for (const auto& roof : r.roofs) {
       nlohmann::ordered_json m = nlohmann::ordered_json::object();
@@ -131,6 +134,10 @@ std::string format_bench_table(const BenchReport& r) {
     if (roof.empty_launch_us > 0)
       out += "      " + pad(roof.backend, 16) + " a launch that does nothing takes " + fmt("%.1f", roof.empty_launch_us) +
              " us (device time, part of every kernel's)\n";
+    if (roof.read_gbps > 0 && roof.gbps > 0)
+      out += "      " + pad(roof.backend, 16) + " reading alone (a + b summed, no stores) " + fmt("%.1f", roof.read_gbps) +
+             " GB/s = " + fmt("%.0f", 100.0 * roof.read_gbps / roof.gbps) +
+             " % of the roof: what a kernel that only streams in (a mat-vec) can read here\n";
   }
   out += "\n";
   size_t kw = 6;

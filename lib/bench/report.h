@@ -45,6 +45,9 @@ struct Roof {
   // microseconds (0 = not measured). Every kernel's time includes it; a
   // kernel of a few tens of microseconds loses that much bandwidth to it.
   double empty_launch_us = 0;
+  // OpenMP: the best GB/s of a loop that only reads (two arrays summed), 0 =
+  // not measured. Not a roof; what a kernel that only streams in can reach.
+  double read_gbps = 0;
   // Records a measurement of one method; true if it is the roof's best yet.
   bool add(const std::string& how, uint64_t launch_bytes, double launch_ms);
 };

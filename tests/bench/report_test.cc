@@ -117,6 +117,23 @@ TEST(BenchReport, EmptyLaunchTimeIsInTheTableAndPlotJsonOnly) {
   EXPECT_EQ(nlohmann::json::parse(format_bench_json(r)).size(), 2u);
 }
 
+TEST(BenchReport, ReadingAloneIsReportedBesideTheRoofNotAsIt) {
+  BenchReport r = sample();
+  r.roofs[0].read_gbps = 10.0;  // half of openmp/cpu's 20 GB/s roof
+  finish_report(&r);
+  EXPECT_DOUBLE_EQ(*r.rows[0].roof_fraction, 0.5);  // 10 GB/s against the roof, not against reading
+  std::string t = format_bench_table(r);
+  const std::string line = "openmp/cpu       reading alone (a + b summed, no stores) 10.0 GB/s = 50 % of the roof";
+  EXPECT_NE(t.find(line), std::string::npos) << t;
+  EXPECT_EQ(t.find("opencl/pocl      reading alone"), std::string::npos) << t;
+  auto j = nlohmann::json::parse(format_plot_json(r));
+  EXPECT_DOUBLE_EQ(j["read_only_gbps"]["openmp/cpu"].get<double>(), 10.0);
+  EXPECT_FALSE(j["read_only_gbps"].contains("opencl/pocl"));
+  auto doc = nlohmann::json::parse(format_bench_json(r));
+  EXPECT_EQ(doc.size(), 2u);
+  EXPECT_DOUBLE_EQ(doc["roof_gbps"]["openmp/cpu"].get<double>(), 20.0);
+}
+
 TEST(BenchReport, RoofKeepsTheBestOfEachMethodAndOverall) {
   Roof r;
   EXPECT_TRUE(r.add("triad", 3000, 1.0));      // 3 GB/s

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "bench/bench.h"
 #include "mslport/kernel_abi.h"
@@ -61,6 +62,37 @@ TEST(OpenMpTriad, EveryFormComputesTheTriadIncludingTheTail) {
     std::free(py);
   }
   EXPECT_GE(forms, 3);
+}
+
+// The read-only loop reads every element of a and b (its sum, stored in
+// c[0], is exact for these small integers), the tail included.
+TEST(OpenMpTriad, TheReadOnlyLoopReadsEveryElement) {
+  const std::string src = testing::write_temp_file("mslport_bench_triad.cpp", openmp_triad_source());
+  const std::string build = std::filesystem::path(src).parent_path() / "triad-build";
+  std::map<std::string, mslport_entry_fn> entries;
+  std::string error;
+  ASSERT_TRUE(runtime::load_openmp_entries(src, build, &entries, &error)) << error;
+  ASSERT_TRUE(entries.count("mslport_bench_read"));
+  const size_t n = 4096 + 5;
+  std::vector<float> c(n, -1e30f), x(n), y(n);
+  double want = 0;
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = float(i % 97);
+    y[i] = float(i % 13) - 6.0f;
+    want += double(x[i]) + double(y[i]);
+  }
+  float s = 3.0f;
+  mslport_args a{};
+  a.buffers[0] = c.data();
+  a.buffers[1] = x.data();
+  a.buffers[2] = y.data();
+  a.buffers[3] = &s;
+  for (int i = 0; i < 3; ++i) a.buffer_bytes[i] = n * 4;
+  a.buffer_bytes[3] = 4;
+  mslport_dispatch d{};
+  char msg[256] = {0};
+  ASSERT_EQ(entries.at("mslport_bench_read")(&a, &d, msg, sizeof msg), 0) << msg;
+  EXPECT_EQ(double(c[0]), want);
 }
 
 }  // namespace
