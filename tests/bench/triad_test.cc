@@ -14,17 +14,23 @@
 namespace mslport::bench {
 namespace {
 
+// Builds the bench's OpenMP roof module (as `mslport bench` does) and loads
+// its entry points.
+void load_triad_module(std::map<std::string, mslport_entry_fn>* entries) {
+  const std::string src = testing::write_temp_file("mslport_bench_triad.cpp", openmp_triad_source());
+  const std::string build = std::filesystem::path(src).parent_path() / "triad-build";
+  std::string error;
+  ASSERT_TRUE(runtime::load_openmp_entries(src, build, entries, &error)) << error;
+}
+
 // Every form of the OpenMP roof computes the triad exactly (integers small
 // enough that a + 3b is exact with or without a fused multiply-add),
 // including the tail past the last whole vector; a form that wrote nothing
 // or the wrong elements would make the roof a lie. The in-place form adds to
 // what c held; the others overwrite a poisoned c.
 TEST(OpenMpTriad, EveryFormComputesTheTriadIncludingTheTail) {
-  const std::string src = testing::write_temp_file("mslport_bench_triad.cpp", openmp_triad_source());
-  const std::string build = std::filesystem::path(src).parent_path() / "triad-build";
   std::map<std::string, mslport_entry_fn> entries;
-  std::string error;
-  ASSERT_TRUE(runtime::load_openmp_entries(src, build, &entries, &error)) << error;
+  ASSERT_NO_FATAL_FAILURE(load_triad_module(&entries));
   ASSERT_TRUE(entries.count("mslport_bench_triad"));
   ASSERT_TRUE(entries.count("mslport_bench_triad_256"));
   ASSERT_TRUE(entries.count("mslport_bench_triad_inplace"));
@@ -67,11 +73,8 @@ TEST(OpenMpTriad, EveryFormComputesTheTriadIncludingTheTail) {
 // The read-only loop reads every element of a and b (its sum, stored in
 // c[0], is exact for these small integers), the tail included.
 TEST(OpenMpTriad, TheReadOnlyLoopReadsEveryElement) {
-  const std::string src = testing::write_temp_file("mslport_bench_triad.cpp", openmp_triad_source());
-  const std::string build = std::filesystem::path(src).parent_path() / "triad-build";
   std::map<std::string, mslport_entry_fn> entries;
-  std::string error;
-  ASSERT_TRUE(runtime::load_openmp_entries(src, build, &entries, &error)) << error;
+  ASSERT_NO_FATAL_FAILURE(load_triad_module(&entries));
   ASSERT_TRUE(entries.count("mslport_bench_read"));
   const size_t n = 4096 + 5;
   std::vector<float> c(n, -1e30f), x(n), y(n);
