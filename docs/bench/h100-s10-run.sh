@@ -6,6 +6,7 @@
 # .devrun/evprobe), `nib` (h100-s10-matvec-variants.py's variants under .devrun/var/), `pf` (prefetch distance and float hints:
 # .devrun/include-old = session 9's openmp_rt.h, .devrun/ct-f32 = a corpus with float hints), `sass` (ptxas + cuobjdump there;
 # .devrun/cldump builds a .cl and writes its PTX). Replaces h100-s9-run.sh (git history keeps it and the earlier ones).
+# Session 11 added `scale` (OpenMP on 2 and 16 threads).
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
 #   (docs/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
@@ -35,6 +36,13 @@ bench)
   timeout 560 $MR bench --targets $R/corpus-targets --target all --format json \
     --work-dir /tmp/wb > $O/bench_h100.json 2> $O/bench_h100.err
   echo "bench16 rc=$? at $SECONDS s" >> $O/summary.txt ;;
+scale)
+  # Session 11: OpenMP alone on 2 threads and on all 16, alternating, two rounds (the scaling).
+  for round in 1 2; do for t in 2 16; do
+    OMP_NUM_THREADS=$t timeout 140 $MR bench --targets $R/corpus-targets --target openmp --format json \
+      --work-dir /tmp/wsc > $O/scale_${t}_$round.json 2> $O/scale_${t}_$round.err
+    echo "scale $t $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done ;;
 aball)
   # Every OpenMP bench kernel on 16 cores: session 7's emitted corpus (ct-old) and this
   # session's, alternating, two rounds.
