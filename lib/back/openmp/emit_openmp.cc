@@ -72,16 +72,32 @@ class KernelEmitter {
   // Storage::Remat variables these statements use but do not declare, in
   // declaration order (dependencies first).
   std::vector<int> remat_used(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
+  // What a work-item loop declares at its top for its statements (and the
+  // values `exprs`): the per-work-item builtins and the recomputed variables
+  // (dependencies first) they read.
+  struct LoopValues {
+    std::set<int> builtins;  // Kernel::params indices
+    std::vector<int> remat;  // Kernel::vars indices
+  };
+  LoopValues loop_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) const;
   // Declares, at the top of a work-item loop, the builtins and recomputed
   // variables the loop's statements use.
-  void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
+  void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
+    work_item_values(stmts, exprs, loop_values(stmts, exprs));
+  }
+  void work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
+                        const LoopValues& values);
+  void declare_remat(int var) {
+    line(p_.declarator(k_.vars[var].type, k_.vars[var].name) + " = " + ex(*plan_.remat_init[var], true) + ";");
+  }
   // In a loop over one SIMD group's lanes, declares before the loop the
   // SIMD-group index and the recomputed values built only from it and from
   // uniform values (`row = tgid * 8 + simd_group`, `w_row = W + row * n`):
   // computed per lane, the compiler sees a vector of rows and gathers
   // through them; declared once, a row's reads are contiguous loads.
-  // Returns them, for work_item_values to leave out.
-  std::set<int> simd_group_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs);
+  // Takes what it declares out of `values`, so that work_item_values
+  // declares only the rest, in the loop.
+  void simd_group_values(LoopValues* values);
   // allow_simd = false for loops that leave early (return / divergence checks).
   // x_end: where each row's x loop stops (a prefix guard's bound).
   void open_work_item_loop(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
@@ -103,7 +119,6 @@ class KernelEmitter {
       --indent_;
       line("}");
     }
-    hoisted_.clear();
   }
   // Emits a work-item loop running `body` over every work-item. When the
   // statements use the SIMD lane or SIMD-group index, threadgroups whose x
@@ -172,7 +187,6 @@ class KernelEmitter {
   bool versioned_ = false;             // inside work_item_loop's two copies
   bool rows_open_ = false;             // x_loop's streaming copy opened the lz and ly loops itself
   std::vector<bool> hoist_scopes_;     // per open work-item loop: simd_group_values opened a `{` for it
-  std::set<int> hoisted_;              // builtins and variables simd_group_values declared for the open loop
   std::set<int> write_only_;           // streaming_stores.h's write_only_buffers
   RowPrefetchFacts row_prefetch_facts_;  // row_prefetch.h's facts about the kernel
   std::map<const Stmt*, int> staged_;  // stores printed into row buffer N (x_loop's streaming copy)
@@ -250,35 +264,42 @@ std::vector<int> KernelEmitter::remat_used(const std::vector<const Stmt*>& stmts
   return out;
 }
 
-std::set<int> KernelEmitter::simd_group_values(const std::vector<const Stmt*>& stmts,
-                                               const std::vector<const Expr*>& exprs) {
-  // Keys: builtins as -1 - param index, variables as their index.
-  std::set<int> out;
-  if (san_) return out;
-  std::vector<int> remat = remat_used(stmts, exprs);
+KernelEmitter::LoopValues KernelEmitter::loop_values(const std::vector<const Stmt*>& stmts,
+                                                    const std::vector<const Expr*>& exprs) const {
+  LoopValues values;
+  values.remat = remat_used(stmts, exprs);
   std::vector<const Expr*> all = exprs;
-  for (int v : remat) all.push_back(plan_.remat_init[v]);
+  for (int v : values.remat) all.push_back(plan_.remat_init[v]);
+  values.builtins = builtins_used(stmts, all);
+  return values;
+}
+
+void KernelEmitter::simd_group_values(LoopValues* values) {
+  if (san_) return;
   std::vector<int> builtins;
-  for (int i : builtins_used(stmts, all))
+  for (int i : values->builtins)
     if (passes::builtin_uniformity(k_.params[i].builtin) == Uniformity::Simdgroup) builtins.push_back(i);
+  std::set<int> vars;
   auto group_level = [&](const Expr& init) {
     bool ok = true;
     walk_exprs(init, [&](const Expr& x) {
       if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin)
         ok = ok && passes::builtin_uniformity(k_.params[x.index].builtin) <= Uniformity::Simdgroup;
       if (x.kind == Expr::Kind::VarRef && plan_.storage[x.index] == Storage::Remat)
-        ok = ok && out.count(x.index);
+        ok = ok && vars.count(x.index);
       return ok;
     });
     return ok;
   };
-  std::vector<int> vars;
-  for (int v : remat)  // dependencies first
+  std::vector<int> in_loop, hoisted;
+  for (int v : values->remat)  // dependencies first
     if (group_level(*plan_.remat_init[v])) {
-      out.insert(v);
-      vars.push_back(v);
+      vars.insert(v);
+      hoisted.push_back(v);
+    } else {
+      in_loop.push_back(v);
     }
-  if (builtins.empty() && vars.empty()) return out;
+  if (builtins.empty() && hoisted.empty()) return;
   if (simd_group_major_) {  // the loop shares its block with others: a scope of its own
     line("{");
     ++indent_;
@@ -288,29 +309,19 @@ std::set<int> KernelEmitter::simd_group_values(const std::vector<const Stmt*>& s
     const Param& p = k_.params[i];
     line("const " + p_.type(p.type) + " " + p.name +
          " = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;");
-    out.insert(-1 - i);
+    values->builtins.erase(i);
   }
-  for (int v : vars) {
-    const Var& var = k_.vars[v];
-    line(p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
-  }
-  return out;
+  for (int v : hoisted) declare_remat(v);
+  values->remat = in_loop;
 }
 
-void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs) {
-  std::vector<int> remat = remat_used(stmts, exprs);
-  std::vector<const Expr*> all = exprs;
-  for (int v : remat) all.push_back(plan_.remat_init[v]);
-  for (int i : builtins_used(stmts, all)) {
-    if (hoisted_.count(-1 - i)) continue;
+void KernelEmitter::work_item_values(const std::vector<const Stmt*>& stmts, const std::vector<const Expr*>& exprs,
+                                     const LoopValues& values) {
+  for (int i : values.builtins) {
     const Param& p = k_.params[i];
     line("const " + p_.type(p.type) + " " + p.name + " = " + builtin_value(p, true) + ";");
   }
-  for (int v : remat) {
-    if (hoisted_.count(v)) continue;
-    const Var& var = k_.vars[v];
-    line(p_.declarator(var.type, var.name) + " = " + ex(*plan_.remat_init[v], true) + ";");
-  }
+  for (int v : values.remat) declare_remat(v);
   std::set<int> used;
   auto note = [&](const Expr& e) {
     walk_exprs(e, [&](const Expr& x) {
@@ -358,9 +369,7 @@ static bool writes_var(const std::vector<const Stmt*>& stmts, int var) {
 }
 
 bool KernelEmitter::uses_simd_lanes(const std::vector<const Stmt*>& stmts) const {
-  std::vector<const Expr*> inits;
-  for (int v : remat_used(stmts, {})) inits.push_back(plan_.remat_init[v]);
-  for (int i : builtins_used(stmts, inits)) {
+  for (int i : loop_values(stmts, {}).builtins) {
     BuiltinId b = k_.params[i].builtin;
     if (b == BuiltinId::ThreadIndexInSimdgroup || b == BuiltinId::SimdgroupIndexInThreadgroup) return true;
   }
@@ -448,12 +457,12 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   const bool simd = loop_is_simd(stmts, allow_simd);
   // Sanitizing: the checker's calls must run in order.
   p_.set_scalar_work_items(!simd || san_);
-  hoisted_.clear();
+  LoopValues values = loop_values(stmts, exprs);
   hoist_scopes_.push_back(false);
   if (simd_chunked_) {
     if (!simd_group_major_)
       line("for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {");
-    hoisted_ = simd_group_values(stmts, exprs);
+    simd_group_values(&values);
     if (simd && !san_) line("#pragma omp simd");
     line("for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {");
   } else {
@@ -462,7 +471,7 @@ void KernelEmitter::open_work_item_loop(const std::vector<const Stmt*>& stmts, c
   }
   ++indent_;
   line("const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");
-  work_item_values(stmts, exprs);
+  work_item_values(stmts, exprs, values);
 }
 
 void KernelEmitter::first_item_of_row(const std::vector<const Stmt*>& defs, const std::vector<const Expr*>& exprs,
