@@ -175,7 +175,7 @@ struct Scheduler {
       // fused_residual_norm_f32 1.05-1.21x and fused_moe_wsum_norm_add_f32
       // 1.06-1.09x on the 2-core VM; on 16 cores these and bf16_matvec ran
       // 0.93-1.21x against session 9's form
-      // (docs/bench/cpu2-s10-prefetch.txt, h100-s10-prefetch.txt).
+      // (bench/records/2026-11-24-cpu2-prefetch-distance.txt, h100-s10-prefetch.txt).
       const Expr& p = *e.args[0];
       if (!p.type.is_pointer() || (p.type.space != AddressSpace::Device && p.type.space != AddressSpace::Constant))
         return true;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Session 5 device run: the prefix-guard change (n1) vs before (o1) on the H100 host's 16 cores.
+# Device run: the prefix-guard change (n1) vs before (o1) on the H100 host's 16 cores.
 # Folder (.devrun/, carried): mslport-run (stripped), include/, clang16-omp + omp/libomp.so{,.5} (as
-# h100-s6-run.sh), golden/ (the five kernels below), o1/ and n1/: `mslport translate --target openmp`
+# h100-run.sh), golden/ (the five kernels below), o1/ and n1/: `mslport translate --target openmp`
 # of fused_norm_ops, moe_gate and moe_quant_shaders before (eab0ec7+7408bba) and after 172a679.
 set -u
 cd "$(dirname "$0")"; R=$PWD

@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# Device run (session 6; `ab` and `aball` added in session 8, `stream` in session 9; `ab` and `aball` expect .devrun/ct-old, an earlier emitted corpus): `check` = golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies);
-# `bench` = the bench on every backend (OpenMP roof: the best of four triad forms since session 6).
-# Session 10 added, after the case block: `probe` (the mat-vecs as emitted, with -cl-nv-maxrregcount=32, and at 4x the rows through
-# mslport-run-big, a build whose mat-vec cases took 4x out_dim from MSLPORT_EXP_ROWS_X), `evprobe` (h100-s10-evprobe.c, built as
-# .devrun/evprobe), `nib` (h100-s10-matvec-variants.py's variants under .devrun/var/), `pf` (prefetch distance and float hints:
-# .devrun/include-old = session 9's openmp_rt.h, .devrun/ct-f32 = a corpus with float hints), `sass` (ptxas + cuobjdump there;
-# .devrun/cldump builds a .cl and writes its PTX). Replaces h100-s9-run.sh (git history keeps it and the earlier ones).
-# Session 11 added `scale` (OpenMP on 2 and 16 threads).
+# The recipe for runs on the lent H100 machine (16 cores, NVIDIA's OpenCL, no libclang): the kernels are
+# translated on the build machine and run there with mslport-run. One mode per argument:
+#   check      golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies)
+#   bench      the bench on every backend
+#   ompalways  the bench on 16-core OpenMP with every non-temporal copy taken (MSLPORT_STREAM_STORES=always)
+#   stream     the kernels with non-temporal copies, never vs always, alternating
+#   scale      OpenMP alone on 2 and on 16 threads, alternating
+#   ab, aball  OpenMP on 16 cores, an earlier emitted corpus (.devrun/ct-old) vs corpus-targets, alternating
+#   probe      the mat-vecs as emitted, with -cl-nv-maxrregcount=32, and at 4x the rows (mslport-run-big, a build
+#              whose mat-vec cases took 4x out_dim from MSLPORT_EXP_ROWS_X)
+#   evprobe    h100-evprobe.c (built as .devrun/evprobe): where a short launch's time goes
+#   nib        h100-matvec-variants.py's variants of the 4-bit mat-vec under .devrun/var/
+#   pf         prefetch distance and float hints (.devrun/include-old = the runtime header before the change,
+#              .devrun/ct-f32 = a corpus with float hints)
+#   sass       ptxas + cuobjdump there (.devrun/cldump, built from h100-cldump.c, builds a .cl and writes its PTX)
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
-#   (docs/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
+#   (scripts/bench/h100-clang16-omp.sh) with omp/libomp.so{,.5} (LLVM 19's libomp copied,
 #   no symlinks), golden/ (the golden cases under 700 KB), targets/ (the committed
 #   targets/), corpus-targets/ (`mslport regen ../shared/corpus --targets ...`).
 set -u
@@ -37,23 +44,23 @@ bench)
     --work-dir /tmp/wb > $O/bench_h100.json 2> $O/bench_h100.err
   echo "bench16 rc=$? at $SECONDS s" >> $O/summary.txt ;;
 scale)
-  # Session 11: OpenMP alone on 2 threads and on all 16, alternating, two rounds (the scaling).
+  # OpenMP alone on 2 threads and on all 16, alternating, two rounds (the scaling).
   for round in 1 2; do for t in 2 16; do
     OMP_NUM_THREADS=$t timeout 140 $MR bench --targets $R/corpus-targets --target openmp --format json \
       --work-dir /tmp/wsc > $O/scale_${t}_$round.json 2> $O/scale_${t}_$round.err
     echo "scale $t $round rc=$? at $SECONDS s" >> $O/summary.txt
   done; done ;;
 aball)
-  # Every OpenMP bench kernel on 16 cores: session 7's emitted corpus (ct-old) and this
-  # session's, alternating, two rounds.
+  # Every OpenMP bench kernel on 16 cores: an earlier emitted corpus (ct-old) and the
+  # current one, alternating, two rounds.
   for round in 1 2; do for t in ct-old corpus-targets; do
     timeout 200 $MR bench --targets $R/$t --target openmp --format json --work-dir /tmp/wall-$t \
       > $O/aball_${t}_$round.json 2> $O/aball_${t}_$round.err
     echo "aball $t $round rc=$? at $SECONDS s" >> $O/summary.txt
   done; done ;;
 ab)
-  # OpenMP on 16 cores: the corpus's mat-vecs emitted before (ct-old) and after session 8's
-  # prepared divisors and SIMD-group-major loops, alternating, two rounds.
+  # OpenMP on 16 cores: the corpus's mat-vecs emitted before a change (ct-old) and after it,
+  # alternating, two rounds.
   for round in 1 2; do for t in ct-old corpus-targets; do
     timeout 120 $MR bench --targets $R/$t --target openmp --format json --work-dir /tmp/wab-$t \
       --kernel dequant_matvec_4bit_v3 dequant_matvec_8bit_v3 dequant_matvec_4bit_v4 dequant_matvec_4bit_v5 dequant_matvec_2bit \
