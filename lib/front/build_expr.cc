@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/builtins.h"
 #include "front/types.h"
@@ -156,6 +157,50 @@ ir::ExprPtr FunctionBuilder::convert(ir::ExprPtr e, const ir::Type& t, const ir:
   return c;
 }
 
+std::optional<bool> FunctionBuilder::specialized_condition(CXCursor cond) {
+  if (ctx_.specialization_constants.empty() && ctx_.function_constants.empty()) return std::nullopt;
+  bool reads = false;
+  struct Scan {
+    FrontContext* ctx;
+    bool* reads;
+  } scan{&ctx_, &reads};
+  clang_visitChildren(
+      cond,
+      [](CXCursor x, CXCursor, CXClientData d) {
+        auto* s = static_cast<Scan*>(d);
+        if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+          std::string n = spelling(clang_getCursorReferenced(x));
+          if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n) ||
+              s->ctx->function_constants.count(n))
+            *s->reads = true;
+        }
+        return CXChildVisit_Recurse;
+      },
+      &scan);
+  if (!reads) return std::nullopt;
+  int64_t v = 0;
+  if (!evaluate_int(cond, &v)) return std::nullopt;
+  return v != 0;
+}
+
+bool FunctionBuilder::is_threadgroup_storage(CXCursor init) {
+  if (clang_Cursor_isNull(init)) return false;
+  bool found = false;
+  auto check = [&](CXCursor x) {
+    if (clang_getCursorKind(x) == CXCursor_CallExpr && spelling(clang_getCursorReferenced(x)) == kThreadgroupStorageName)
+      found = true;
+  };
+  check(init);
+  clang_visitChildren(
+      init,
+      [](CXCursor x, CXCursor, CXClientData d) {
+        (*static_cast<decltype(check)*>(d))(x);
+        return CXChildVisit_Recurse;
+      },
+      &check);
+  return found;
+}
+
 bool FunctionBuilder::evaluate_int(CXCursor c, int64_t* value) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
   if (!r) return false;
@@ -255,6 +300,18 @@ ir::ExprPtr FunctionBuilder::float_literal(CXCursor c) {
 
 ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
   CXCursor d = clang_getCursorReferenced(c);
+  CXCursorKind dk = clang_getCursorKind(d);
+  if (clang_Cursor_isNull(d) || clang_isInvalid(dk) || dk == CXCursor_NonTypeTemplateParameter) {
+    // A non-type template parameter in an instance: clang substituted its
+    // value (the reference wraps the literal).
+    auto kids = expr_children(c);
+    if (kids.size() == 1) return expr(kids[0]);
+    int64_t v = 0;
+    auto t = type_of(c);
+    if (t && evaluate_int(c, &v)) return ir::make_int(*t, v, ctx_.loc(c));
+    if (t) ctx_.unsupported(c, "reference to '" + source_text(ctx_.tu, c) + "'");
+    return nullptr;
+  }
   std::string usr = usr_of(d);
   switch (clang_getCursorKind(d)) {
     case CXCursor_ParmDecl: {
@@ -263,6 +320,11 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
           auto e = s->second->clone();
           return e;
         }
+      }
+      if (auto a = absent_params_.find(usr); a != absent_params_.end()) {
+        ctx_.error(c, "parameter '" + a->second + "' does not exist with these function constants (its "
+                      "[[function_constant]] is false)");
+        return nullptr;
       }
       auto it = params_.find(usr);
       if (it == params_.end() || !k_) break;
@@ -273,6 +335,21 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       return e;
     }
     case CXCursor_VarDecl: {
+      std::string name = spelling(d);
+      if (name.rfind(kFcDefinedPrefix, 0) == 0) {  // is_function_constant_defined(x)
+        int64_t v = 0;
+        if (!evaluate_int(c, &v)) break;
+        return ir::make_bool(v != 0, ctx_.loc(c));
+      }
+      if (auto fc = ctx_.function_constants.find(name); fc != ctx_.function_constants.end()) {
+        auto def = ctx_.function_constant_defined.find(name);
+        if (def != ctx_.function_constant_defined.end() && !def->second) {
+          ctx_.error(c, "function constant '" + name + "' [[function_constant(" + std::to_string(fc->second) +
+                            ")]] has no value here: give one with --function-constant " + name +
+                            "=VALUE (or \"function_constants\" in the golden case)");
+          return nullptr;
+        }
+      }
       if (auto it = vars_.find(usr); it != vars_.end()) return ir::make_var_ref(*k_, it->second, ctx_.loc(c));
       if (auto it = tg_allocs_.find(usr); it != tg_allocs_.end()) {
         auto e = make(ir::Expr::Kind::TgAllocRef, k_->tg_allocs[it->second].type, ctx_.loc(c));
@@ -355,6 +432,7 @@ ir::ExprPtr FunctionBuilder::conditional(CXCursor c) {
     ctx_.unsupported(c, "conditional expression form");
     return nullptr;
   }
+  if (auto taken = specialized_condition(ch[0])) return convert(expr(ch[*taken ? 1 : 2]), *t, ctx_.loc(c));
   auto e = make(ir::Expr::Kind::Conditional, *t, ctx_.loc(c));
   for (CXCursor x : ch) {
     auto a = expr(x);
@@ -567,10 +645,10 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
   std::string usr = usr_of(def);
   for (auto& s : inline_stack_)
     if (s == usr) {
-      ctx_.unsupported(c, "recursive call to '" + name + "'");
+      ctx_.error(c, "recursive call to '" + name + "': Metal does not allow recursion");
       return nullptr;
     }
-  // The body must be { return expr; }.
+  // Anything but `{ return expr; }` is built as a function of its own.
   CXCursor ret_expr = clang_getNullCursor();
   std::vector<CXCursor> params;
   for (CXCursor ch : children(def)) {
@@ -582,12 +660,16 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
       if (r.size() == 1) ret_expr = r[0];
     }
   }
-  if (clang_Cursor_isNull(ret_expr)) {
-    ctx_.unsupported(c, "call to helper function '" + name +
-                            "' (only helpers whose body is a single return statement are inlined)");
-    return nullptr;
+  int nargs = clang_Cursor_getNumArguments(c);
+  if (clang_Cursor_isNull(ret_expr) || nargs != (int)params.size()) return user_call(c, fn);
+  // Count parameter uses and look for assignments, reference parameters and
+  // default arguments, which need the function form.
+  for (CXCursor p : params)
+    if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_LValueReference) return user_call(c, fn);
+  for (int i = 0; i < nargs; ++i) {
+    CXCursor a = clang_Cursor_getArgument(c, i);
+    if (clang_getCursorKind(a) == CXCursor_UnexposedExpr && children(a).empty()) return user_call(c, fn);
   }
-  // Count parameter uses and look for assignments in the helper.
   struct Scan {
     std::map<std::string, int> uses;
     bool assigns = false;
@@ -604,33 +686,23 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
         if (k == CXCursor_UnaryOperator) {
           auto op = clang_getCursorUnaryOperatorKind(x);
           if (op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec || op == CXUnaryOperator_PostInc ||
-              op == CXUnaryOperator_PostDec)
+              op == CXUnaryOperator_PostDec || op == CXUnaryOperator_AddrOf)
             s->assigns = true;
         }
         return CXChildVisit_Recurse;
       },
       &scan);
-  if (scan.assigns) {
-    ctx_.unsupported(c, "call to helper function '" + name + "' that assigns");
-    return nullptr;
-  }
-  int nargs = clang_Cursor_getNumArguments(c);
-  if (nargs != (int)params.size()) {
-    ctx_.unsupported(c, "call to '" + name + "' with default arguments");
-    return nullptr;
-  }
+  if (scan.assigns) return user_call(c, fn);
+  // `{ return expr; }` with parameters replaced by the argument expressions:
+  // the call reads as the expression it computes. Arguments with side
+  // effects may only stand for parameters used exactly once.
   std::vector<ir::ExprPtr> args;
   std::map<std::string, const ir::Expr*> subst;
   for (int i = 0; i < nargs; ++i) {
     auto a = expr(clang_Cursor_getArgument(c, i));
     if (!a) return nullptr;
     std::string pusr = usr_of(params[i]);
-    if (has_side_effects(*a) && scan.uses[pusr] != 1) {
-      ctx_.unsupported(clang_Cursor_getArgument(c, i),
-                       "argument with side effects for parameter '" + spelling(params[i]) + "' of '" + name +
-                           "' that is not used exactly once");
-      return nullptr;
-    }
+    if (has_side_effects(*a) && scan.uses[pusr] != 1) return user_call(c, fn);
     subst[pusr] = a.get();
     args.push_back(std::move(a));
   }
@@ -667,6 +739,7 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
   }
   if (a->kind == ir::Expr::Kind::VectorConstruct && a->type == *t) return a;
   if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);  // folds integer targets
+  if (a->kind == ir::Expr::Kind::FloatLit && a->type == *t) return a;           // `float(2)`: already 2.0f
   auto e = make(ir::Expr::Kind::Cast, *t, loc);
   e->args.push_back(std::move(a));
   return e;

@@ -69,6 +69,7 @@ bool FunctionBuilder::build_params(CXCursor fn) {
     std::optional<int> buffer_idx, tg_idx;
     std::optional<ir::BuiltinId> builtin;
     bool rejected = false;  // reported already: skip the type checks
+    bool absent = false;    // [[function_constant(c)]] with c false
     for (const ParamAttribute& a : attrs[i]) {
       if (auto b = ir::builtin_from_attr(a.name)) {
         builtin = b;
@@ -79,6 +80,16 @@ bool FunctionBuilder::build_params(CXCursor fn) {
           continue;
         }
         (a.name == "buffer" ? buffer_idx : tg_idx) = idx;
+      } else if (a.name == "function_constant") {
+        // The argument exists only when the named bool constant is true.
+        std::string fc = a.args.size() == 1 ? a.args[0] : "";
+        auto it = ctx_.specialization_constants.find(fc);
+        if (it == ctx_.specialization_constants.end() || !it->second) {
+          fail(a.loc, "[[function_constant(" + fc + ")]] on parameter '" + p.name +
+                          "' needs a function constant (or a constant computed from them) with a value");
+          continue;
+        }
+        absent = *it->second == 0;
       } else if (a.name == "texture" || a.name == "sampler") {
         fail(a.loc, "textures and samplers are not supported yet");
         rejected = true;
@@ -149,8 +160,12 @@ bool FunctionBuilder::build_params(CXCursor fn) {
                         "[[buffer(n)]] or [[thread_position_in_grid]]");
       }
     }
+    if (absent) {
+      absent_params_[usr_of(pc)] = p.name;
+      continue;
+    }
     k_->params.push_back(std::move(p));
-    register_param(pc, i);
+    register_param(pc, (int)k_->params.size() - 1);
   }
 
   // Indices: Metal assigns parameters without [[buffer(n)]] the next unused
@@ -179,10 +194,16 @@ bool FunctionBuilder::build_params(CXCursor fn) {
   return ok;
 }
 
-void build_kernel(FrontContext& ctx, CXCursor fn) {
+void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const ir::SourceLoc& where) {
   ir::Kernel k;
-  k.name = spelling(fn);
-  k.loc = ctx.loc(fn);
+  k.name = name;
+  k.loc = where;
+  if (auto it = ctx.kernel_names.find(name); it != ctx.kernel_names.end()) {
+    ctx.error(where, "a second kernel named '" + name + "' (the first is at " + it->second.file + ":" +
+                         std::to_string(it->second.line) + ")");
+    return;
+  }
+  ctx.kernel_names[name] = where;
   FunctionBuilder b(ctx, &k);
   b.build_params(fn);
   for (CXCursor ch : children(fn))

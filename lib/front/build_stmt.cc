@@ -3,6 +3,7 @@
 // libclang lists only the children that exist (a `for (;;)` has just its
 // body), so statements with optional parts are matched against their
 // tokens to know which child is which.
+#include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/builtins.h"
 #include "front/types.h"
@@ -96,13 +97,22 @@ void FunctionBuilder::stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out) {
     case CXCursor_ForStmt: if (auto s = for_stmt(c)) out.push_back(std::move(s)); return;
     case CXCursor_WhileStmt: if (auto s = while_stmt(c)) out.push_back(std::move(s)); return;
     case CXCursor_DoStmt: if (auto s = do_stmt(c)) out.push_back(std::move(s)); return;
-    case CXCursor_ReturnStmt:
-      if (!children(c).empty()) {
-        ctx_.error(c, "a kernel cannot return a value");
-        return;
+    case CXCursor_ReturnStmt: {
+      auto value = children(c);
+      auto r = make_stmt(ir::Stmt::Kind::Return, loc);
+      if (!value.empty()) {
+        if (!function_) {
+          ctx_.error(c, "a kernel cannot return a value");
+          return;
+        }
+        r->expr = expr(value[0]);
+        if (!r->expr) return;
+        const ir::Type& rt = function_->return_type;
+        if (rt.is_scalar() || rt.is_vector()) r->expr = convert(std::move(r->expr), rt, loc);
       }
-      out.push_back(make_stmt(ir::Stmt::Kind::Return, loc));
+      out.push_back(std::move(r));
       return;
+    }
     case CXCursor_BreakStmt: out.push_back(make_stmt(ir::Stmt::Kind::Break, loc)); return;
     case CXCursor_ContinueStmt: out.push_back(make_stmt(ir::Stmt::Kind::Continue, loc)); return;
     case CXCursor_NullStmt: return;
@@ -160,7 +170,13 @@ ir::StmtPtr FunctionBuilder::barrier(CXCursor call, bool simdgroup) {
 
 void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
   for (CXCursor v : children(c)) {
-    if (clang_getCursorKind(v) != CXCursor_VarDecl) {
+    CXCursorKind vk = clang_getCursorKind(v);
+    // Local type names (typedef, using, static_assert): clang resolved
+    // every use already.
+    if (vk == CXCursor_TypedefDecl || vk == CXCursor_TypeAliasDecl || vk == CXCursor_StaticAssert ||
+        vk == CXCursor_UsingDirective || vk == CXCursor_UsingDeclaration || vk == CXCursor_TypeAliasTemplateDecl)
+      continue;
+    if (vk != CXCursor_VarDecl) {
       ctx_.unsupported(v, "local declaration '" + kind_spelling(v) + "'");
       continue;
     }
@@ -171,7 +187,32 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
       ctx_.unsupported(v, "static local variable '" + name + "'");
       continue;
     }
+    if (name == kMaxThreadsName) {
+      // [[max_total_threads_per_threadgroup(n)]] (adapt_source.h)
+      int64_t n = 0;
+      CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
+      if (function_ || clang_Cursor_isNull(init_c) || !evaluate_int(init_c, &n) || n <= 0 ||
+          n > ir::kMaxThreadsPerThreadgroup) {
+        ctx_.error(v, "[[max_total_threads_per_threadgroup]] needs a constant between 1 and " +
+                          std::to_string(ir::kMaxThreadsPerThreadgroup));
+        continue;
+      }
+      k_->max_total_threads_per_threadgroup = (int)n;
+      continue;
+    }
     if (clang_getCanonicalType(ct).kind == CXType_LValueReference) {
+      if (is_threadgroup_storage(clang_Cursor_getVarDeclInitializer(v))) {
+        // A template kernel's `threadgroup T a[N];` (adapt_source.h).
+        std::string why;
+        auto t = convert_type(ctx_, clang_getPointeeType(clang_getCanonicalType(ct)), &why);
+        if (!t) {
+          ctx_.unsupported(v, why);
+          continue;
+        }
+        k_->tg_allocs.push_back(ir::TgAlloc{unique_name(*k_, name), *t, loc});
+        tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
+        continue;
+      }
       ctx_.unsupported(v, "reference variable '" + name + "'");
       continue;
     }
@@ -228,6 +269,14 @@ ir::StmtPtr FunctionBuilder::if_stmt(CXCursor c) {
   if (ch.size() < 2 || ch.size() > 3 || !clang_isExpression(clang_getCursorKind(ch[0]))) {
     ctx_.unsupported(c, "if statement with an initializer or a declaration as condition");
     return nullptr;
+  }
+  // A condition that function constants decide selects its branch now, as
+  // Metal's specialisation does: the other branch may use constants or
+  // parameters that do not exist with these values.
+  if (auto taken = specialized_condition(ch[0])) {
+    if (*taken) return body(ch[1]);
+    if (ch.size() == 3) return body(ch[2]);
+    return ir::make_block({}, ctx_.loc(c));
   }
   auto cond = expr(ch[0]);
   auto then_body = body(ch[1]);

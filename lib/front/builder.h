@@ -19,7 +19,10 @@ namespace mslport::front {
 
 class FunctionBuilder {
  public:
-  FunctionBuilder(FrontContext& ctx, ir::Kernel* kernel) : ctx_(ctx), k_(kernel) {}
+  // `kernel` receives the parameters, variables and body: a kernel's, or a
+  // helper function's (Function::def, with `function` set).
+  FunctionBuilder(FrontContext& ctx, ir::Kernel* kernel, const ir::Function* function = nullptr)
+      : ctx_(ctx), k_(kernel), function_(function) {}
 
   // Kernel parameters (build_kernel.cc). Returns false on error.
   bool build_params(CXCursor fn);
@@ -46,6 +49,9 @@ class FunctionBuilder {
   ir::ExprPtr member(CXCursor c);
   ir::ExprPtr call(CXCursor c);
   ir::ExprPtr inline_call(CXCursor c, CXCursor fn);
+  // A call to a helper function that is not a single `return`: a UserCall
+  // (build_function.cc).
+  ir::ExprPtr user_call(CXCursor c, CXCursor fn);
   ir::ExprPtr simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t);
   ir::ExprPtr explicit_cast(CXCursor c);
   ir::ExprPtr compound_literal(CXCursor c);
@@ -72,10 +78,18 @@ class FunctionBuilder {
   void switch_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
   // A statement used as a loop/if body: always a Block.
   ir::StmtPtr body(CXCursor c);
+  // The value of a condition that reads function constants (and nothing
+  // that varies), or nullopt.
+  std::optional<bool> specialized_condition(CXCursor cond);
+  // `__mslport_threadgroup_storage<T>()`, possibly wrapped.
+  bool is_threadgroup_storage(CXCursor init);
 
   FrontContext& ctx_;
   ir::Kernel* k_;
+  const ir::Function* function_;  // set while building a helper function
   std::map<std::string, int> params_;    // ParmDecl USR -> Kernel::params
+  // Kernel parameters that do not exist with these function constants.
+  std::map<std::string, std::string> absent_params_;
   std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars
   std::map<std::string, int> tg_allocs_; // VarDecl USR -> Kernel::tg_allocs
   // Helper-function inlining: ParmDecl USR -> argument expression, one map
@@ -85,8 +99,15 @@ class FunctionBuilder {
 };
 
 // Builds the kernel defined by `fn` (a FunctionDecl carrying the shim's
-// metal_kernel annotation) and appends it to ctx.module (build_kernel.cc).
-void build_kernel(FrontContext& ctx, CXCursor fn);
+// metal_kernel annotation) under `name` (its host name) and appends it to
+// ctx.module (build_kernel.cc). `where` locates it for diagnostics (the
+// explicit instantiation, for a template instance).
+void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const ir::SourceLoc& where);
+
+// Builds the helper function defined by `def` once (template instances are
+// distinct definitions) and returns its index in Module::functions, or -1
+// after reporting at `call` why it cannot be built (build_function.cc).
+int build_function(FrontContext& ctx, CXCursor def, CXCursor call);
 // True when `fn` is a Metal kernel (declared with `kernel`).
 bool is_kernel(CXCursor fn);
 

@@ -26,6 +26,19 @@ struct FrontContext {
   // Declarations already turned into module-level entities, keyed by USR.
   std::map<std::string, int> struct_by_usr;
   std::map<std::string, int> const_by_usr;
+  std::map<std::string, int> function_by_usr;       // Module::functions
+  // Function constants of the program (name -> index) and those given no
+  // value (their value must not be used).
+  std::map<std::string, int> function_constants;
+  std::map<std::string, bool> function_constant_defined;
+  // Program-scope constants whose value a function constant decides
+  // (function constants included), with their value when it is an integer.
+  std::map<std::string, std::optional<int64_t>> specialization_constants;
+  // Kernel names already built (host names must be unique).
+  std::map<std::string, ir::SourceLoc> kernel_names;
+  // Cache of in_shim(CXFile).
+  mutable std::map<const void*, bool> shim_files;
+  std::vector<std::string> functions_in_progress;   // USRs being built (recursion)
 
   FrontContext(DiagEngine& d, ir::Module& m) : diags(d), module(m) {}
 
@@ -34,6 +47,7 @@ struct FrontContext {
   // The file name a SourceLoc uses for `file` (main file: as given).
   std::string file_name(CXFile f) const;
   bool in_shim(CXFile f) const;
+  bool in_shim_path(const std::string& canonical_path) const;
   bool in_shim(CXCursor c) const;
 
   void error(CXCursor c, const std::string& msg) { diags.error(loc(c), msg); }
@@ -45,5 +59,11 @@ struct FrontContext {
 
 // USR of a declaration; the key under which builders remember declarations.
 std::string usr_of(CXCursor decl);
+
+// A declaration's template arguments as the user would write them
+// ("<float, 4>"), or "" when it is no template specialisation.
+std::string template_args_text(CXCursor decl);
+// An identifier made of a name and its template arguments ("load_float_4").
+std::string mangled_name(const std::string& name, const std::string& template_args);
 
 }  // namespace mslport::front

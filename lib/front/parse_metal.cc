@@ -9,10 +9,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/front_context.h"
+#include "front/metal_lexer.h"
 #include "front/types.h"
 
 #ifndef MSLPORT_METAL_SHIM_DIR
@@ -39,8 +42,15 @@ ir::SourceLoc FrontContext::loc(CXSourceLocation l) const {
 
 bool FrontContext::in_shim(CXFile f) const {
   if (!f) return false;
+  auto it = shim_files.find(f);
+  if (it != shim_files.end()) return it->second;
   std::error_code ec;
-  auto p = std::filesystem::weakly_canonical(take(clang_getFileName(f)), ec).string();
+  bool in = in_shim_path(std::filesystem::weakly_canonical(take(clang_getFileName(f)), ec).string());
+  shim_files[f] = in;
+  return in;
+}
+
+bool FrontContext::in_shim_path(const std::string& p) const {
   return p.size() > shim_dir.size() && p.compare(0, shim_dir.size(), shim_dir) == 0 && p[shim_dir.size()] == '/';
 }
 
@@ -81,6 +91,9 @@ int pass_through_diagnostics(FrontContext& ctx) {
       clang_disposeDiagnostic(d);
       continue;
     }
+    // clang speaks of the language it parses; the user wrote Metal.
+    for (const std::string from : {"in C++ for OpenCL", "in OpenCL"})
+      if (size_t p = msg.find(from); p != std::string::npos) msg.replace(p, from.size(), "in Metal");
     CXSourceLocation where = clang_getDiagnosticLocation(d);
     if (ctx.in_shim(expansion_pos(where).file)) {
       bool found = false;
@@ -107,7 +120,33 @@ int pass_through_diagnostics(FrontContext& ctx) {
   return errors;
 }
 
+// Does the expression under `c` read a function constant or a constant
+// that one decides?
+bool reads_specialization_constant(FrontContext& ctx, CXCursor c) {
+  struct Scan {
+    FrontContext* ctx;
+    bool found = false;
+  } scan{&ctx};
+  clang_visitChildren(
+      c,
+      [](CXCursor x, CXCursor, CXClientData d) {
+        auto* s = static_cast<Scan*>(d);
+        if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+          std::string n = spelling(clang_getCursorReferenced(x));
+          if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n)) s->found = true;
+        }
+        return s->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+      },
+      &scan);
+  return scan.found;
+}
+
 void build_global_const(FrontContext& ctx, CXCursor v) {
+  std::string name = spelling(v);
+  // is_function_constant_defined's companions are read as literals, and a
+  // function constant without a value has none to declare.
+  if (name.rfind(kFcDefinedPrefix, 0) == 0) return;
+  if (auto d = ctx.function_constant_defined.find(name); d != ctx.function_constant_defined.end() && !d->second) return;
   std::string why;
   auto t = convert_type(ctx, clang_getCursorType(v), &why);
   if (!t) {
@@ -115,7 +154,7 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
     return;
   }
   ir::GlobalConst g;
-  g.name = spelling(v);
+  g.name = name;
   g.type = *t;
   g.loc = ctx.loc(v);
   CXCursor init = clang_Cursor_getVarDeclInitializer(v);
@@ -123,11 +162,62 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
     ctx.error(v, "program-scope constant '" + g.name + "' needs an initializer");
     return;
   }
+  if (ctx.function_constants.count(name) || reads_specialization_constant(ctx, init)) {
+    std::optional<int64_t> value;
+    CXEvalResult r = clang_Cursor_Evaluate(init);
+    if (r && clang_EvalResult_getKind(r) == CXEval_Int) value = clang_EvalResult_getAsLongLong(r);
+    if (r) clang_EvalResult_dispose(r);
+    ctx.specialization_constants[name] = value;
+  }
   FunctionBuilder b(ctx, nullptr);
   g.init = b.expr(init);
   if (!g.init) return;
   ctx.module.constants.push_back(std::move(g));
   ctx.const_by_usr[usr_of(v)] = (int)ctx.module.constants.size() - 1;
+}
+
+bool has_annotation(CXCursor c, const std::string& prefix, std::string* rest) {
+  for (CXCursor ch : children(c))
+    if (clang_getCursorKind(ch) == CXCursor_AnnotateAttr) {
+      std::string a = spelling(ch);
+      if (a.rfind(prefix, 0) == 0) {
+        if (rest) *rest = a.substr(prefix.size());
+        return true;
+      }
+    }
+  return false;
+}
+
+// `__mslport_instance_N() { (void)&k<T>; }` (adapt_source.h): the kernel is
+// the template instance it names.
+void build_instance(FrontContext& ctx, CXCursor fn, const std::string& host_name) {
+  CXCursor instance = clang_getNullCursor();
+  clang_visitChildren(
+      fn,
+      [](CXCursor x, CXCursor, CXClientData d) {
+        if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+          *static_cast<CXCursor*>(d) = clang_getCursorReferenced(x);
+          return CXChildVisit_Break;
+        }
+        return CXChildVisit_Recurse;
+      },
+      &instance);
+  if (clang_Cursor_isNull(instance) || clang_getCursorKind(instance) != CXCursor_FunctionDecl) {
+    ctx.error(fn, "explicit instantiation does not name a kernel template instance");
+    return;
+  }
+  if (!is_kernel(instance)) {
+    ctx.error(fn, "explicit instantiation with [[host_name]] of '" + spelling(instance) + "', which is not a kernel");
+    return;
+  }
+  CXCursor def = clang_getCursorDefinition(instance);
+  if (clang_Cursor_isNull(def)) {
+    ctx.error(fn, "kernel template instance '" + spelling(instance) + template_args_text(instance) +
+                      "' has no definition");
+    return;
+  }
+  std::string name = host_name.empty() ? mangled_name(spelling(def), template_args_text(def)) : host_name;
+  build_kernel(ctx, def, name, ctx.loc(fn));
 }
 
 // Program scope of the user's files (the shim's declarations are skipped).
@@ -153,12 +243,117 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
         else
           ctx.error(c, "program-scope variable '" + spelling(c) + "' must be declared in the constant address space");
         break;
-      case CXCursor_FunctionDecl:
-        // Helper functions are inlined at their call sites (or rejected
-        // there); kernels are built here.
-        if (is_kernel(c) && clang_isCursorDefinition(c)) build_kernel(ctx, c);
+      case CXCursor_FunctionDecl: {
+        // Helper functions are built when a kernel calls them; kernels and
+        // the instances of template kernels are built here.
+        std::string host;
+        if (has_annotation(c, kInstancePrefix, &host)) {
+          build_instance(ctx, c, host);
+        } else if (is_kernel(c) && clang_isCursorDefinition(c)) {
+          has_annotation(c, kHostNamePrefix, &host);
+          build_kernel(ctx, c, host.empty() ? spelling(c) : host, ctx.loc(c));
+        }
         break;
+      }
       default: break;
+    }
+  }
+}
+
+// A user file, adapted (adapt_source.h), to hand to clang in place of the
+// file on disk.
+struct SourceFile {
+  std::string path;  // as clang will open it
+  std::string text;
+};
+
+// Reads a user file for the parse: regular files only, at most
+// kMaxSourceBytes. Returns false with *why set otherwise.
+bool read_user_file(const std::string& path, std::string* text, std::string* why) {
+  std::error_code ec;
+  auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::is_regular_file(st)) {
+    *why = "not a regular file";
+    return false;
+  }
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxSourceBytes) {
+    *why = "larger than " + std::to_string(kMaxSourceBytes >> 20) + " MiB";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = "cannot be read";
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  return true;
+}
+
+// The files the main file includes from the user's directories, found the
+// way clang searches (quoted: beside the including file, then -I; angled:
+// -I), each adapted once. Headers of the shim are clang's own business.
+// Includes under a false #if are followed too, and a name that resolves to
+// nothing is left for clang to report (if it is really included).
+void collect_user_files(FrontContext& ctx, const ParseOptions& options, std::vector<SourceFile>& files,
+                        const AdaptOptions& adapt) {
+  std::set<std::string> seen;
+  for (size_t f = 0; f < files.size(); ++f) {
+    std::error_code ec;
+    seen.insert(std::filesystem::weakly_canonical(files[f].path, ec).string());
+  }
+  for (size_t f = 0; f < files.size(); ++f) {
+    LexedSource lexed = lex_metal(files[f].text);
+    const auto& t = lexed.tokens;
+    std::filesystem::path dir = std::filesystem::path(files[f].path).parent_path();
+    for (size_t i = 0; i + 2 < t.size(); ++i) {
+      if (!(t[i].text == "#" && t[i].directive >= 0 && t[i + 1].ident("include") &&
+            t[i + 2].directive == t[i].directive))
+        continue;
+      std::string name;
+      bool quoted = t[i + 2].kind == LexToken::Kind::String && t[i + 2].text.size() >= 2 && t[i + 2].text[0] == '"';
+      if (quoted) {
+        name = t[i + 2].text.substr(1, t[i + 2].text.size() - 2);
+      } else if (t[i + 2].text == "<") {
+        size_t k = i + 3;
+        while (k < t.size() && t[k].directive == t[i].directive && t[k].text != ">") ++k;
+        if (k >= t.size() || t[k].text != ">") continue;
+        name = files[f].text.substr(t[i + 2].end, t[k].begin - t[i + 2].end);
+      } else {
+        continue;  // a computed include: clang resolves it
+      }
+      std::vector<std::filesystem::path> candidates;
+      if (std::filesystem::path(name).is_absolute()) {
+        candidates.push_back(name);
+      } else {
+        if (quoted) candidates.push_back(dir / name);
+        for (auto& d : options.include_dirs) candidates.push_back(std::filesystem::path(d) / name);
+      }
+      for (auto& c : candidates) {
+        std::error_code ec;
+        if (!std::filesystem::exists(c, ec)) continue;
+        std::string canon = std::filesystem::weakly_canonical(c, ec).string();
+        if (ctx.in_shim_path(canon)) break;
+        if (seen.count(canon)) break;
+        seen.insert(canon);
+        SourceFile sf;
+        sf.path = c.lexically_normal().string();
+        std::string why;
+        ir::SourceLoc at{files[f].path == ctx.main_path ? ctx.main_path : files[f].path, t[i].line, 1};
+        if (!read_user_file(sf.path, &sf.text, &why)) {
+          ctx.error(at, "cannot include '" + name + "': " + sf.path + " is " + why);
+          break;
+        }
+        AdaptResult a = adapt_metal_source(sf.text, adapt);
+        for (auto& [line, msg] : a.errors) ctx.error(ir::SourceLoc{sf.path, line, 1}, msg);
+        for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
+        for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
+        sf.text = std::move(a.text);
+        files.push_back(std::move(sf));
+        break;
+      }
     }
   }
 }
@@ -176,25 +371,51 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   ctx.shim_dir = std::filesystem::weakly_canonical(shim, ec).string();
   while (ctx.shim_dir.size() > 1 && ctx.shim_dir.back() == '/') ctx.shim_dir.pop_back();
 
+  // Metal syntax clang does not take is adapted first, in the main file and
+  // in every header of the user's it includes (adapt_source.h).
+  AdaptOptions adapt;
+  adapt.function_constants = options.function_constants;
+  std::vector<SourceFile> files;
+  {
+    PhaseTimer timer("front end: source adaptation");
+    AdaptResult a = adapt_metal_source(text, adapt);
+    for (auto& [line, msg] : a.errors) diags.error(ir::SourceLoc{path, line, 1}, msg);
+    for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
+    for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
+    files.push_back(SourceFile{path, std::move(a.text)});
+    collect_user_files(ctx, options, files, adapt);
+  }
+  if (diags.has_errors()) return std::nullopt;
+
   // C++ for OpenCL is the closest clang language to Metal: address spaces,
   // ext vectors and C++ templates. -cl-no-stdinc keeps OpenCL's builtin
   // declarations (exp, max, ...) from clashing with namespace metal.
   // Metal has no double: -cl-single-precision-constant makes unsuffixed
   // literals (`0.5`) take part in float arithmetic, as in Metal.
   std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-Wno-unknown-attributes",
-                                   "-cl-single-precision-constant", "-I", shim};
+                                   "-cl-single-precision-constant"};
+  for (auto& d : options.include_dirs) {
+    args.push_back("-I");
+    args.push_back(d);
+  }
+  args.push_back("-I");
+  args.push_back(shim);
+  for (const char* m : kPredefinedMacros) args.push_back(std::string("-D") + m);
+  for (auto& d : options.defines) args.push_back("-D" + d);
+  for (auto& u : options.undefines) args.push_back("-U" + u);
   for (auto& a : options.extra_args) args.push_back(a);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
 
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
-  CXUnsavedFile unsaved{path.c_str(), text.c_str(), (unsigned long)text.size()};
+  std::vector<CXUnsavedFile> unsaved;
+  for (auto& f : files) unsaved.push_back(CXUnsavedFile{f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
   CXTranslationUnit tu = nullptr;
   CXErrorCode err;
   {
     PhaseTimer timer("libclang parse");
-    err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
-                                      CXTranslationUnit_None, &tu);
+    err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), unsaved.data(),
+                                      (unsigned)unsaved.size(), CXTranslationUnit_None, &tu);
   }
   if (err != CXError_Success || !tu) {
     // libclang runs the parse under crash recovery: a crash inside clang

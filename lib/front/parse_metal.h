@@ -3,6 +3,7 @@
 // kernel IR. The only component that sees libclang.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,11 +14,28 @@
 namespace mslport::front {
 
 struct ParseOptions {
-  // Extra clang arguments (e.g. -D defines).
+  // -I directories, searched after the including file's directory for
+  // "quoted" includes and first for <angled> ones (as clang does).
+  std::vector<std::string> include_dirs;
+  // -D NAME or NAME=VALUE, and -U NAME, applied in order after Metal's
+  // predefined macros (kPredefinedMacros).
+  std::vector<std::string> defines;
+  std::vector<std::string> undefines;
+  // Function constant values by name or index (`--function-constant`).
+  std::map<std::string, std::string> function_constants;
+  // Extra clang arguments.
   std::vector<std::string> extra_args;
   // Directory holding the parse-only metal_stdlib; empty = the built-in one.
   std::string shim_dir;
 };
+
+// The macros a Metal compiler predefines, as mslport defines them: MSL 3.2
+// on macOS with bfloat support. -U and -D on the command line change them.
+inline const char* const kPredefinedMacros[] = {"__METAL_VERSION__=320", "__METAL_MACOS__=1", "__HAVE_BFLOAT__=1"};
+
+// User files larger than this are refused (an include of a device or an
+// endless file must not make the parse grow without bound).
+constexpr size_t kMaxSourceBytes = 64u << 20;
 
 // Returns nullopt when any error was reported to `diags` (clang's own
 // diagnostics are passed through with the user's file:line:col).

@@ -184,6 +184,7 @@ StmtPtr Stmt::clone() const {
   if (body) s->body = body->clone();
   if (else_body) s->else_body = else_body->clone();
   s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags; s->lockstep = lockstep;
+  s->comment = comment;
   return s;
 }
 
@@ -194,7 +195,8 @@ const Kernel* Module::find_kernel(const std::string& name) const {
 
 Kernel clone_kernel(const Kernel& k) {
   Kernel c;
-  c.name = k.name; c.loc = k.loc; c.params = k.params; c.vars = k.vars; c.tg_allocs = k.tg_allocs;
+  c.name = k.name; c.loc = k.loc; c.params = k.params;
+  c.max_total_threads_per_threadgroup = k.max_total_threads_per_threadgroup; c.vars = k.vars; c.tg_allocs = k.tg_allocs;
   c.body = k.body ? k.body->clone() : nullptr;
   return c;
 }
@@ -202,6 +204,7 @@ Module clone_module(const Module& m) {
   Module c;
   c.source_path = m.source_path; c.structs = m.structs;
   for (auto& g : m.constants) c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc});
+  for (auto& f : m.functions) c.functions.push_back(Function{clone_kernel(f.def), f.return_type, f.display_name});
   for (auto& k : m.kernels) c.kernels.push_back(clone_kernel(k));
   return c;
 }

@@ -178,6 +178,9 @@ struct Expr {
     Collective,   // collective_op, args; mask (after passes)
     InitList,     // { args... } for arrays / structs
     SimdMatrixOp, // matrix_op, args (see SimdMatrixOpKind); spelling = Metal name
+    UserCall,     // index -> Module::functions, args (a reference parameter's
+                  // argument is the lvalue itself); passes::inline_functions
+                  // replaces every one before the execution-model passes
   };
   Kind kind;
   Type type;
@@ -186,7 +189,7 @@ struct Expr {
   int64_t int_value = 0;
   double float_value = 0.0;
   std::string spelling;  // FloatLit source text, Call callee name
-  int index = -1;        // VarRef/ParamRef/TgAllocRef/GlobalConstRef/Member
+  int index = -1;        // VarRef/ParamRef/TgAllocRef/GlobalConstRef/Member/UserCall
   bool arrow = false;    // Member through pointer (p->f)
   UnaryOp unary_op = UnaryOp::Neg;
   BinaryOp binary_op = BinaryOp::Add;
@@ -218,7 +221,7 @@ struct Stmt {
                // may be null), body
     While,     // cond, body
     DoWhile,   // body, cond
-    Return,
+    Return,    // expr: the returned value (helper functions only)
     Break,
     Continue,
     Barrier,   // threadgroup_barrier / simdgroup_barrier
@@ -241,6 +244,10 @@ struct Stmt {
   // emulates SIMD-group lock-step, so it is no ordering point for the sanitizer.
   bool lockstep = false;
 
+  // Block only: a note the printers emit as a comment at the block's start
+  // (the helper function an inlined block comes from).
+  std::string comment;
+
   StmtPtr clone() const;
 };
 
@@ -260,6 +267,9 @@ struct Param {
     ConstantValue,    // T by value in constant space, [[buffer(n)]] (rare)
     ThreadgroupMemory,// threadgroup T* [[threadgroup(n)]] (dynamic size)
     Builtin,          // [[thread_position_in_grid]] ...
+    // Helper functions only (Module::functions):
+    Value,            // a parameter passed by value (pointers included)
+    Reference,        // T& in `space`; `type` is the referenced type
   };
   Kind kind;
   std::string name;
@@ -269,6 +279,8 @@ struct Param {
   int index = -1;      // buffer / threadgroup index (explicit or implicit)
   bool implicit_index = false;  // no [[buffer(n)]] attribute in the source
   BuiltinId builtin = BuiltinId::ThreadPositionInGrid;
+  AddressSpace space = AddressSpace::Private;  // Reference: the referent's space
+  bool is_const = false;                       // Reference: `const T&`
   SourceLoc loc;
 };
 
@@ -306,16 +318,30 @@ struct GlobalConst {
 struct Kernel {
   std::string name;
   SourceLoc loc;
+  // [[max_total_threads_per_threadgroup(n)]]: launches with larger
+  // threadgroups are refused; 0 = Metal's device limit only.
+  int max_total_threads_per_threadgroup = 0;
   std::vector<Param> params;    // in source order
   std::vector<Var> vars;
   std::vector<TgAlloc> tg_allocs;
   StmtPtr body;                 // a Block
 };
 
+// A helper function of the user's program (template instances included),
+// as the front end built it. Its parameters are Param::Kind::Value or
+// Reference, its body may `return` a value, and its calls are UserCall
+// expressions; passes::inline_functions inlines every call into the kernels.
+struct Function {
+  Kernel def;            // name (unique in the module), params, vars, body
+  Type return_type;      // Void for none
+  std::string display_name;  // as the user writes it: "load<float, 4>"
+};
+
 struct Module {
   std::string source_path;      // as given
   std::vector<StructDef> structs;
   std::vector<GlobalConst> constants;
+  std::vector<Function> functions;
   std::vector<Kernel> kernels;
 
   const Kernel* find_kernel(const std::string& name) const;

@@ -90,6 +90,11 @@ class Printer {
         return s;
       }
       case Expr::Kind::InitList: return "{" + args(e, 0) + "}";
+      case Expr::Kind::UserCall: {
+        std::string name = e.index >= 0 && e.index < (int)m_.functions.size() ? m_.functions[e.index].def.name
+                                                                              : "function#" + std::to_string(e.index);
+        return "call " + name + "(" + args(e, 0) + ")";
+      }
     }
     return "<?>";
   }
@@ -98,7 +103,7 @@ class Printer {
     std::string ind(depth * 2, ' ');
     switch (s.kind) {
       case Stmt::Kind::Block:
-        os << ind << "{\n";
+        os << ind << "{" << (s.comment.empty() ? "" : "  // " + s.comment) << "\n";
         block_body(s, depth + 1, os);
         os << ind << "}\n";
         return;
@@ -159,7 +164,7 @@ class Printer {
         return r;
       }
       case Stmt::Kind::ExprStmt: return opt_expr(s.expr.get());
-      case Stmt::Kind::Return: return "return";
+      case Stmt::Kind::Return: return s.expr ? "return " + expr(*s.expr) : "return";
       case Stmt::Kind::Break: return "break";
       case Stmt::Kind::Continue: return "continue";
       case Stmt::Kind::Barrier: {
@@ -277,6 +282,11 @@ std::string param_line(const Module& m, const Kernel& k, size_t i) {
       break;
     case Param::Kind::ThreadgroupMemory: s += "threadgroup(" + idx + ")"; break;
     case Param::Kind::Builtin: s += std::string("builtin ") + builtin_attr_name(p.builtin); break;
+    case Param::Kind::Value: s += "value"; break;
+    case Param::Kind::Reference:
+      s += "reference";
+      ty = std::string(address_space_name(p.space)) + " " + (p.is_const ? "const " : "") + ty + "&";
+      break;
   }
   return s + " " + p.name + ": " + ty;
 }
@@ -285,10 +295,11 @@ std::string param_line(const Module& m, const Kernel& k, size_t i) {
 
 std::string print_expr(const Module& m, const Kernel& k, const Expr& e) { return Printer(m, &k).expr(e); }
 
-std::string print_kernel(const Module& m, const Kernel& k) {
+namespace {
+std::string print_code(const Module& m, const Kernel& k, const std::string& head) {
   Printer p(m, &k);
   std::ostringstream os;
-  os << "kernel " << k.name << "\n";
+  os << head << "\n";
   for (size_t i = 0; i < k.params.size(); ++i) os << "  " << param_line(m, k, i) << "\n";
   for (auto& a : k.tg_allocs) os << "  threadgroup " << a.name << ": " << p.type(a.type) << "\n";
   os << "  body {\n";
@@ -303,6 +314,18 @@ std::string print_kernel(const Module& m, const Kernel& k) {
   os << "  }\n";
   return os.str();
 }
+}  // namespace
+
+std::string print_kernel(const Module& m, const Kernel& k) {
+  std::string head = "kernel " + k.name;
+  if (k.max_total_threads_per_threadgroup)
+    head += " [max_total_threads_per_threadgroup " + std::to_string(k.max_total_threads_per_threadgroup) + "]";
+  return print_code(m, k, head);
+}
+
+std::string print_function(const Module& m, const Function& f) {
+  return print_code(m, f.def, "function " + f.def.name + " -> " + print_type(m, f.return_type));
+}
 
 std::string print_module(const Module& m) {
   std::ostringstream os;
@@ -313,9 +336,16 @@ std::string print_module(const Module& m) {
   }
   for (auto& c : m.constants)
     os << "constant " << c.name << ": " << p.type(c.type) << " = " << (c.init ? p.expr(*c.init) : "<none>") << "\n";
-  for (size_t i = 0; i < m.kernels.size(); ++i) {
-    if (i > 0 || !m.structs.empty() || !m.constants.empty()) os << "\n";
-    os << print_kernel(m, m.kernels[i]);
+  bool first = m.structs.empty() && m.constants.empty();
+  for (auto& f : m.functions) {
+    if (!first) os << "\n";
+    first = false;
+    os << print_function(m, f);
+  }
+  for (auto& k : m.kernels) {
+    if (!first) os << "\n";
+    first = false;
+    os << print_kernel(m, k);
   }
   return os.str();
 }

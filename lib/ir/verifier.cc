@@ -9,10 +9,12 @@ struct Verifier {
   const Module& m;
   const Kernel& k;
   DiagEngine& diags;
+  const Function* function = nullptr;  // verifying a helper function's body
   bool ok = true;
 
   void fail(const SourceLoc& loc, const std::string& what) {
-    diags.error(loc.valid() ? loc : k.loc, "internal error: invalid IR in kernel '" + k.name + "': " + what);
+    diags.error(loc.valid() ? loc : k.loc, std::string("internal error: invalid IR in ") +
+                                               (function ? "function '" : "kernel '") + k.name + "': " + what);
     ok = false;
   }
 
@@ -22,6 +24,8 @@ struct Verifier {
       case Expr::Kind::TgAllocRef:  // `threadgroup float x;`
         return true;
       case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref;
+      case Expr::Kind::ParamRef:  // a helper's reference parameter names the caller's object
+        return e.index >= 0 && e.index < (int)k.params.size() && k.params[e.index].kind == Param::Kind::Reference;
       default: return false;
     }
   }
@@ -81,6 +85,16 @@ struct Verifier {
           case SimdMatrixOpKind::Fill: nargs(1); break;
         }
         break;
+      case Expr::Kind::UserCall:
+        if (e.index < 0 || e.index >= (int)m.functions.size()) {
+          fail(e.loc, "function handle out of range");
+          break;
+        }
+        nargs(m.functions[e.index].def.params.size());
+        for (size_t i = 0; i < e.args.size() && i < m.functions[e.index].def.params.size(); ++i)
+          if (m.functions[e.index].def.params[i].kind == Param::Kind::Reference && !is_lvalue(*e.args[i]))
+            fail(e.loc, "reference argument is not an lvalue");
+        break;
       case Expr::Kind::Collective:
         if (e.args.empty()) fail(e.loc, "collective without operand");
         if (e.mask && !e.mask->type.is_bool()) fail(e.loc, "collective mask is not bool");
@@ -124,7 +138,15 @@ struct Verifier {
       case Stmt::Kind::Break: case Stmt::Kind::Continue:
         if (loop_depth == 0) fail(s.loc, "break/continue outside a loop");
         return;
-      case Stmt::Kind::Return: case Stmt::Kind::Barrier:
+      case Stmt::Kind::Return:
+        if (s.expr) {
+          if (!function || function->return_type.kind == Type::Kind::Void) fail(s.loc, "return with a value");
+          expr(*s.expr);
+        } else if (function && function->return_type.kind != Type::Kind::Void) {
+          fail(s.loc, "return without a value in a function that returns one");
+        }
+        return;
+      case Stmt::Kind::Barrier:
         return;
     }
   }
@@ -139,6 +161,8 @@ bool verify_kernel(const Module& m, const Kernel& k, DiagEngine& diags) {
   }
   v.stmt(*k.body, 0);
   for (auto& p : k.params) {
+    if (p.kind == Param::Kind::Value || p.kind == Param::Kind::Reference)
+      v.fail(p.loc, "kernel parameter '" + p.name + "' has a helper function's parameter kind");
     if ((p.kind == Param::Kind::Buffer || p.kind == Param::Kind::ThreadgroupMemory) && !p.type.is_pointer())
       v.fail(p.loc, "pointer parameter '" + p.name + "' without pointer type");
     if (p.kind != Param::Kind::Builtin && (p.index < 0 || p.index >= 31))
@@ -147,8 +171,22 @@ bool verify_kernel(const Module& m, const Kernel& k, DiagEngine& diags) {
   return v.ok;
 }
 
+bool verify_function(const Module& m, const Function& f, DiagEngine& diags) {
+  Verifier v{m, f.def, diags, &f};
+  if (!f.def.body || f.def.body->kind != Stmt::Kind::Block) {
+    v.fail(f.def.loc, "function body is not a block");
+    return false;
+  }
+  v.stmt(*f.def.body, 0);
+  for (auto& p : f.def.params)
+    if (p.kind != Param::Kind::Value && p.kind != Param::Kind::Reference)
+      v.fail(p.loc, "function parameter '" + p.name + "' is not a value or reference parameter");
+  return v.ok;
+}
+
 bool verify_module(const Module& m, DiagEngine& diags) {
   bool ok = true;
+  for (auto& f : m.functions) ok = verify_function(m, f, diags) && ok;
   for (auto& k : m.kernels) ok = verify_kernel(m, k, diags) && ok;
   return ok;
 }

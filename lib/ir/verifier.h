@@ -7,5 +7,6 @@
 
 namespace mslport::ir {
 bool verify_kernel(const Module& m, const Kernel& k, DiagEngine& diags);
+bool verify_function(const Module& m, const Function& f, DiagEngine& diags);
 bool verify_module(const Module& m, DiagEngine& diags);
 }  // namespace mslport::ir

@@ -71,16 +71,24 @@ TEST(Diagnostics, GotoIsUnsupported) {
   EXPECT_EQ(r->d.diagnostics()[1].loc.col, 1);
 }
 
-TEST(Diagnostics, HelperThatCannotBeInlined) {
+TEST(Diagnostics, VirtualFunctionIsNamed) {
+  auto r = parse("virtual.metal",
+                 "struct S { virtual float f() const { return 1.0f; } };\n"
+                 "kernel void k(device float* o [[buffer(0)]]) {\n"
+                 "  o[0] = 1.0f;\n"
+                 "}\n");
+  expect_error(*r, "virtual functions are not supported in Metal", 3, 12);
+}
+
+TEST(Diagnostics, HelperWithStatementsIsBuiltAsFunction) {
   auto r = parse("helper.metal",
                  "float twice(float x) { float y = x; return 2.0f * y; }\n"
                  "kernel void k(device float* o [[buffer(0)]]) {\n"
                  "  o[0] = twice(o[1]);\n"
                  "}\n");
-  expect_error(*r,
-               "call to helper function 'twice' (only helpers whose body is a single return statement are inlined) "
-               "is not supported yet",
-               5, 10);
+  ASSERT_TRUE(r->m) << (r->d.diagnostics().empty() ? "" : DiagEngine::render(r->d.diagnostics()[0]));
+  ASSERT_EQ(r->m->functions.size(), 1u);
+  EXPECT_EQ(r->m->functions[0].def.name, "twice");
 }
 
 TEST(Diagnostics, RecursionIsUnsupported) {
@@ -89,7 +97,7 @@ TEST(Diagnostics, RecursionIsUnsupported) {
                  "kernel void k(device float* o [[buffer(0)]]) {\n"
                  "  o[0] = f(o[1]);\n"
                  "}\n");
-  expect_error(*r, "recursive call to 'f' is not supported yet", 3, 42);
+  expect_error(*r, "recursive call to 'f': Metal does not allow recursion", 3, 42);
 }
 
 TEST(Diagnostics, SwizzleInsideMacroBody) {

@@ -5,6 +5,7 @@
 #include "back/opencl/bindings.h"
 #include "back/opencl/printer.h"
 #include "back/opencl/raise/raise.h"
+#include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 
 namespace mslport::back::opencl {
@@ -20,6 +21,8 @@ bool emit_module(const ir::Module& module, const EmitOptions& options, DiagEngin
   const int errors_before = diags.error_count();
   RaisedModule raised;
   raised.module = ir::clone_module(module);
+  // Helpers first: every later step sees kernels only.
+  if (!passes::inline_functions(raised.module, diags)) return false;
   passes::LowerOptions lower;
   lower.guard_grid = true;  // OpenCL 1.2 rounds dispatchThreads grids up to whole work-groups
   for (auto& k : raised.module.kernels) passes::lower_execution_model(raised.module, k, diags, lower);

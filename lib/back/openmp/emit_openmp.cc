@@ -26,6 +26,7 @@
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
 #include "passes/loop_schedule_points.h"
+#include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/predicate_sync.h"
 
@@ -1363,6 +1364,8 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
 
 bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& diags, EmitResult* out) {
   Module m = clone_module(module);
+  // Helpers first: every later step (renaming included) sees kernels only.
+  if (!passes::inline_functions(m, diags)) return false;
   bool ok = true;
   passes::LowerOptions lower;
   // Sanitizing checks the kernel's own schedule points, not ours.

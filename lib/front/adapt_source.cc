@@ -1,0 +1,397 @@
+#include "front/adapt_source.h"
+
+#include <algorithm>
+#include <set>
+
+#include "front/metal_lexer.h"
+
+namespace mslport::front {
+
+namespace {
+
+using Toks = std::vector<LexToken>;
+
+struct Edit {
+  size_t begin, end;  // byte range replaced
+  std::string text;
+};
+
+class Adapter {
+ public:
+  Adapter(const std::string& src, const AdaptOptions& options) : src_(src), options_(options) {
+    LexedSource lexed = lex_metal(src);
+    t_ = std::move(lexed.tokens);
+  }
+
+  AdaptResult run() {
+    explicit_instantiations();
+    function_constants();
+    kernel_attribute_lists();
+    template_kernel_keywords();
+    AdaptResult r;
+    r.function_constants = function_constants_;
+    r.function_constant_defined = function_constant_defined_;
+    r.errors = errors_;
+    if (edits_.empty()) {
+      r.text = src_;
+      return r;
+    }
+    std::sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    size_t at = 0;
+    for (auto& e : edits_) {
+      if (e.begin < at) continue;  // overlapping: the first edit wins
+      r.text.append(src_, at, e.begin - at);
+      r.text += e.text;
+      at = e.end;
+    }
+    r.text.append(src_, at, std::string::npos);
+    r.changed = true;
+    return r;
+  }
+
+ private:
+  // ---------------------------------------------------------------- helpers --
+
+  bool punct(size_t i, const char* s) const { return i < t_.size() && t_[i].kind == LexToken::Kind::Punct && t_[i].text == s; }
+  bool same_unit(size_t a, size_t b) const { return t_[a].directive == t_[b].directive; }
+  bool covered(size_t offset) const {
+    for (auto& e : edits_)
+      if (offset >= e.begin && offset < e.end) return true;
+    return false;
+  }
+  std::string text(size_t first, size_t last_exclusive) const {  // source text of tokens [first, last)
+    if (first >= last_exclusive) return "";
+    return src_.substr(t_[first].begin, t_[last_exclusive - 1].end - t_[first].begin);
+  }
+
+  // Replaces bytes [begin, end) by `text` followed by the line breaks the
+  // range held (with a backslash inside a directive), so lines stay put.
+  void replace(size_t begin, size_t end, std::string text, bool in_directive) {
+    for (size_t i = begin; i < end; ++i)
+      if (src_[i] == '\n') text += in_directive ? " \\\n" : "\n";
+    edits_.push_back(Edit{begin, end, std::move(text)});
+  }
+  void insert(size_t at, std::string text) { edits_.push_back(Edit{at, at, std::move(text)}); }
+
+  // First token of the declaration or statement that holds token i (after
+  // the last `;`, `{` or `}` before it, within the same directive).
+  size_t decl_start(size_t i) const {
+    size_t bound = t_[i].directive >= 0 ? first_body_token(i) : 0;
+    size_t j = i;
+    while (j > bound) {
+      const LexToken& p = t_[j - 1];
+      if (!same_unit(j - 1, i)) break;
+      if (p.kind == LexToken::Kind::Punct && (p.text == ";" || p.text == "{" || p.text == "}")) break;
+      --j;
+    }
+    return j;
+  }
+  // In a #define: the first token of the macro's replacement list.
+  size_t first_body_token(size_t i) const {
+    size_t j = i;
+    while (j > 0 && same_unit(j - 1, i)) --j;
+    // `# define NAME` or `# define NAME ( params )`
+    size_t k = j + 2;
+    if (k < t_.size() && same_unit(k, i) && t_[k].kind == LexToken::Kind::Identifier) {
+      ++k;
+      if (punct(k, "(") && t_[k].begin == t_[k - 1].end) {
+        size_t close = matching_close(t_, k);
+        k = close < t_.size() ? close + 1 : k;
+      }
+    }
+    return k;
+  }
+
+  // Is there a `template <` in [from, to)?
+  bool has_template_header(size_t from, size_t to) const {
+    for (size_t k = from; k + 1 < to; ++k)
+      if (t_[k].ident("template") && punct(k + 1, "<")) return true;
+    return false;
+  }
+
+  // The `;` ending the statement that starts at i (depth 0), or npos.
+  size_t statement_end(size_t i) const {
+    for (size_t k = i; k < t_.size() && same_unit(k, i); ++k) {
+      if (punct(k, "(") || punct(k, "[") || punct(k, "{")) {
+        size_t c = matching_close(t_, k);
+        if (c >= t_.size()) return std::string::npos;
+        k = c;
+        continue;
+      }
+      if (punct(k, ";")) return k;
+    }
+    return std::string::npos;
+  }
+
+  // For an attribute list `[[` at i: the index of its final `]`, or npos.
+  size_t attribute_list_end(size_t i) const {
+    if (!punct(i, "[") || !punct(i + 1, "[") || !same_unit(i, i + 1)) return std::string::npos;
+    size_t c = matching_close(t_, i);
+    if (c >= t_.size() || !punct(c - 1, "]")) return std::string::npos;
+    return c;
+  }
+
+  struct AttrItem {
+    std::string name;       // "kernel", "host_name", ...
+    size_t first, last;     // tokens of the item [first, last)
+    std::string args;       // text between the parentheses
+  };
+  std::vector<AttrItem> attribute_items(size_t open, size_t close) const {
+    std::vector<AttrItem> items;
+    size_t k = open + 2, end = close - 1;
+    while (k < end) {
+      AttrItem it;
+      it.first = k;
+      size_t e = k;
+      while (e < end && !punct(e, ",")) {
+        if (punct(e, "(") || punct(e, "[")) {
+          size_t c = matching_close(t_, e);
+          if (punct(e, "(") && it.args.empty()) it.args = text(e + 1, c);
+          e = c;
+        }
+        if (t_[e].kind == LexToken::Kind::Identifier && it.name.empty()) it.name = t_[e].text;
+        ++e;
+      }
+      // `ns::name`: the last identifier before the arguments names it.
+      for (size_t q = k; q < e && !punct(q, "("); ++q)
+        if (t_[q].kind == LexToken::Kind::Identifier) it.name = t_[q].text;
+      it.last = e;
+      if (e > k) items.push_back(it);
+      k = e + 1;
+    }
+    return items;
+  }
+
+  // The body `{` of the function declared from token i on (after its
+  // parameter list), or npos for a declaration without body.
+  size_t function_body_open(size_t i) const {
+    size_t k = i;
+    for (; k < t_.size() && same_unit(k, i); ++k) {
+      if (punct(k, ";")) return std::string::npos;
+      if (punct(k, "(")) break;
+      if (punct(k, "[") && attribute_list_end(k) != std::string::npos) k = attribute_list_end(k);
+    }
+    if (k >= t_.size() || !punct(k, "(")) return std::string::npos;
+    k = matching_close(t_, k);
+    for (++k; k < t_.size() && same_unit(k, i); ++k) {
+      if (punct(k, "{")) return k;
+      if (punct(k, ";")) return std::string::npos;
+      if (punct(k, "[") && attribute_list_end(k) != std::string::npos) k = attribute_list_end(k);
+    }
+    return std::string::npos;
+  }
+
+  // ----------------------------------------------------- the adaptations --
+
+  // template [[host_name(X)]] [[kernel]] decltype(f<T>) f<T>;
+  // template [[host_name(X)]] kernel void f<T>(params);
+  void explicit_instantiations() {
+    for (size_t i = 0; i + 1 < t_.size(); ++i) {
+      if (!t_[i].ident("template") || punct(i + 1, "<")) continue;
+      size_t semi = statement_end(i);
+      if (semi == std::string::npos) continue;
+      std::string host = "\"\"";
+      bool is_kernel = false;
+      size_t k = i + 1;
+      for (size_t q = k; q < semi; ++q)
+        if (t_[q].ident("kernel")) is_kernel = true;
+      while (attribute_list_end(k) != std::string::npos) {
+        size_t close = attribute_list_end(k);
+        for (auto& it : attribute_items(k, close)) {
+          if (it.name == "host_name") host = it.args;
+          if (it.name == "kernel") is_kernel = true;
+        }
+        k = close + 1;
+      }
+      if (!is_kernel) continue;  // an explicit instantiation clang understands
+      // The instantiated template-id ends the declarator: before `(params)`
+      // or before the `;`.
+      size_t end = semi;
+      if (punct(end - 1, ")")) {
+        int depth = 0;
+        for (size_t q = end - 1; q > k; --q) {
+          if (punct(q, ")")) ++depth;
+          if (punct(q, "(") && --depth == 0) {
+            end = q;
+            break;
+          }
+        }
+      }
+      size_t name = std::string::npos;
+      if (punct(end - 1, ">") || punct(end - 1, ">>")) {
+        int depth = 0;
+        for (size_t q = end - 1; q > k; --q) {
+          if (punct(q, ">")) ++depth;
+          if (punct(q, ">>")) depth += 2;
+          if (punct(q, "<") && --depth == 0) {
+            name = q - 1;
+            break;
+          }
+        }
+      }
+      if (name == std::string::npos || t_[name].kind != LexToken::Kind::Identifier) {
+        errors_.push_back({t_[i].line, "cannot find the template kernel this explicit instantiation names"});
+        continue;
+      }
+      while (name >= 2 && punct(name - 1, "::") && t_[name - 2].kind == LexToken::Kind::Identifier) name -= 2;
+      std::string entity = text(name, end);
+      std::string repl = "__attribute__((annotate(\"" + std::string(kInstancePrefix) + "\" " + host +
+                         "))) void __MSLPORT_INSTANCE() { (void)&" + entity + "; }";
+      replace(t_[i].begin, t_[semi].end, repl, t_[i].directive >= 0);
+    }
+  }
+
+  // constant T name [[function_constant(i)]];
+  void function_constants() {
+    for (size_t i = 0; i + 1 < t_.size(); ++i) {
+      size_t close = attribute_list_end(i);
+      if (close == std::string::npos || !punct(close + 1, ";") || covered(t_[i].begin)) continue;
+      auto items = attribute_items(i, close);
+      if (items.size() != 1 || items[0].name != "function_constant") continue;
+      if (i == 0 || t_[i - 1].kind != LexToken::Kind::Identifier) continue;
+      std::string name = t_[i - 1].text;
+      std::string index = items[0].args;
+      index.erase(std::remove_if(index.begin(), index.end(), ::isspace), index.end());
+      int idx = -1;
+      if (!index.empty() && std::all_of(index.begin(), index.end(), ::isdigit)) idx = std::stoi(index);
+      function_constants_[name] = idx;
+      std::string value;
+      if (auto it = options_.function_constants.find(name); it != options_.function_constants.end()) value = it->second;
+      else if (auto it2 = options_.function_constants.find(std::to_string(idx));
+               idx >= 0 && it2 != options_.function_constants.end())
+        value = it2->second;
+      bool defined = !value.empty();
+      function_constant_defined_[name] = defined;
+      std::string repl = defined ? "= (" + value + ")" : "= {}";
+      replace(t_[i].begin, t_[close].end, repl, t_[i].directive >= 0);
+      insert(t_[close + 1].end, std::string(" constant bool ") + kFcDefinedPrefix + name + " = " +
+                                    (defined ? "true" : "false") + ";");
+    }
+  }
+
+  // Attribute lists on a function declaration that hold kernel, host_name
+  // or max_total_threads_per_threadgroup.
+  void kernel_attribute_lists() {
+    for (size_t i = 0; i + 1 < t_.size(); ++i) {
+      size_t close = attribute_list_end(i);
+      if (close == std::string::npos || covered(t_[i].begin)) continue;
+      auto items = attribute_items(i, close);
+      bool relevant = false;
+      for (auto& it : items)
+        if (it.name == "kernel" || it.name == "host_name" || it.name == "max_total_threads_per_threadgroup")
+          relevant = true;
+      if (!relevant) continue;
+      bool is_template = has_template_header(decl_start(i), i);
+      std::string front, keep, keyword, max_threads;
+      for (auto& it : items) {
+        if (it.name == "kernel") {
+          keyword = is_template ? "__mkrn" : "kernel";
+        } else if (it.name == "host_name") {
+          front += "__attribute__((annotate(\"" + std::string(kHostNamePrefix) + "\" " + it.args + "))) ";
+        } else if (it.name == "max_total_threads_per_threadgroup") {
+          max_threads = it.args;
+        } else {
+          keep += (keep.empty() ? "" : ", ") + text(it.first, it.last);
+        }
+      }
+      std::string repl = front + (keep.empty() ? "" : "[[" + keep + "]] ") + keyword;
+      replace(t_[i].begin, t_[close].end, repl, t_[i].directive >= 0);
+      if (keyword == "__mkrn") template_kernel_body(close + 1);
+      if (!max_threads.empty()) {
+        size_t open = function_body_open(close + 1);
+        if (open != std::string::npos)
+          insert(t_[open].end, std::string(" constexpr unsigned ") + kMaxThreadsName + " = (" + max_threads + ");");
+      }
+    }
+  }
+
+  // `kernel` in a template declaration: OpenCL has no template kernels.
+  void template_kernel_keywords() {
+    for (size_t i = 0; i < t_.size(); ++i) {
+      if (!t_[i].ident("kernel") || covered(t_[i].begin)) continue;
+      size_t start = decl_start(i);
+      if (!has_template_header(start, i)) continue;
+      replace(t_[i].begin, t_[i].end, "__mkrn", false);
+      template_kernel_body(i + 1);
+    }
+  }
+
+  // Function-scope threadgroup variables of a template kernel whose
+  // declaration continues at token i.
+  void template_kernel_body(size_t i) {
+    size_t open = function_body_open(i);
+    if (open == std::string::npos) return;
+    size_t close = matching_close(t_, open);
+    for (size_t k = open + 1; k < close && k < t_.size(); ++k) {
+      if (!t_[k].ident("threadgroup") || !same_unit(k, open)) continue;
+      if (!(punct(k - 1, "{") || punct(k - 1, "}") || punct(k - 1, ";"))) continue;
+      threadgroup_declaration(k);
+    }
+  }
+
+  void threadgroup_declaration(size_t k) {
+    size_t semi = statement_end(k);
+    if (semi == std::string::npos) return;
+    // Declarators: split at depth-0 commas; each one's name is the last
+    // identifier before its first `[` (or its end).
+    struct Declarator {
+      size_t name;
+      size_t suffix_end;  // tokens (name, suffix_end) are the array bounds
+    };
+    std::vector<Declarator> decls;
+    size_t type_end = std::string::npos;
+    int angle = 0;
+    size_t last_ident = std::string::npos;
+    size_t q = k + 1;
+    while (q < semi) {
+      const LexToken& t = t_[q];
+      if (punct(q, "(") ) return;  // a function-style declaration or an expression: leave it
+      if (punct(q, "<")) ++angle;
+      if (punct(q, ">")) --angle;
+      if (punct(q, ">>")) angle -= 2;
+      if (angle == 0 && (punct(q, "*") || punct(q, "&") || punct(q, "="))) return;  // pointer, reference, initializer
+      if (t.kind == LexToken::Kind::Identifier) last_ident = q;
+      if (angle == 0 && (punct(q, "[") || punct(q, ","))) {
+        if (last_ident == std::string::npos) return;
+        size_t e = q;
+        while (punct(e, "[")) e = matching_close(t_, e) + 1;
+        if (type_end == std::string::npos) type_end = last_ident;
+        decls.push_back({last_ident, e});
+        last_ident = std::string::npos;
+        q = punct(e, ",") ? e + 1 : e;
+        continue;
+      }
+      ++q;
+    }
+    if (last_ident != std::string::npos) {
+      if (type_end == std::string::npos) type_end = last_ident;
+      decls.push_back({last_ident, semi});
+    }
+    if (decls.empty() || type_end <= k + 1) return;
+    std::string type = text(k + 1, type_end);
+    std::string typedefs = "typedef threadgroup " + type + " ", refs;
+    for (size_t d = 0; d < decls.size(); ++d) {
+      const std::string& name = t_[decls[d].name].text;
+      std::string alias = "__mslport_tg_" + name;
+      typedefs += (d ? ", " : "") + alias + text(decls[d].name + 1, decls[d].suffix_end);
+      refs += " " + alias + "& " + name + " = metal::" + kThreadgroupStorageName + "<" + alias + ">();";
+    }
+    replace(t_[k].begin, t_[semi].end, typedefs + ";" + refs, t_[k].directive >= 0);
+  }
+
+  const std::string& src_;
+  const AdaptOptions& options_;
+  Toks t_;
+  std::vector<Edit> edits_;
+  std::map<std::string, int> function_constants_;
+  std::map<std::string, bool> function_constant_defined_;
+  std::vector<std::pair<int, std::string>> errors_;
+};
+
+}  // namespace
+
+AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options) {
+  return Adapter(text, options).run();
+}
+
+}  // namespace mslport::front

@@ -1,0 +1,66 @@
+// Metal syntax that clang's C++-for-OpenCL parser does not accept, rewritten
+// in the source text before clang sees it. Each adaptation turns one Metal
+// construct into C++ for OpenCL that means the same to the front end, and
+// keeps every line where it was (only columns after a rewrite on the same
+// line move), so clang's diagnostics keep pointing at the user's lines.
+// Rewrites work on tokens, in code and in #define bodies alike, so the
+// instantiation macros of template-heavy libraries are adapted where they are
+// defined.
+//
+//  * `[[kernel]]` and `[[kernel, max_total_threads_per_threadgroup(N),
+//    host_name("x")]]` attribute lists on a declaration: `kernel` becomes the
+//    keyword, `host_name(X)` an annotation the front end reads
+//    (`mslport_host_name:X`), `max_total_threads_per_threadgroup(N)` a
+//    constant `__mslport_max_total_threads` declared first in the body.
+//  * Template kernels: OpenCL rejects `__kernel` on templates, so `kernel` in
+//    a template declaration becomes `__mkrn` (the shim's annotation without
+//    `__kernel`), and its function-scope `threadgroup` variables, which
+//    OpenCL allows only in `__kernel` functions, become references to
+//    threadgroup storage:
+//      threadgroup T a[N];  =>  typedef threadgroup T __mslport_tg_a[N];
+//                               __mslport_tg_a& a = metal::__mslport_threadgroup_storage<__mslport_tg_a>();
+//  * Explicit instantiations `template [[host_name(X)]] [[kernel]] decltype(f<T>) f<T>;`
+//    and `template [[host_name(X)]] kernel void f<T>(...);`: clang drops
+//    attributes there and cannot instantiate a kernel, so each becomes a
+//    function that takes the instance's address (which instantiates it),
+//    annotated `mslport_instance:X`; the front end builds the kernel from it.
+//  * Function constants `constant T name [[function_constant(i)]];` take the
+//    value given for `name` (or index i): `constant T name = VALUE;`, and
+//    `is_function_constant_defined(name)` reads a companion constant
+//    `__mslport_fc_defined_name`. A constant with no value is declared
+//    undefined (`__mslport_fc_undefined_name`), for the front end to
+//    diagnose where its value is used.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mslport::front {
+
+struct AdaptOptions {
+  // Function constant values by name or by index (as a decimal string).
+  std::map<std::string, std::string> function_constants;
+};
+
+struct AdaptResult {
+  std::string text;  // the adapted source (the input when nothing changed)
+  bool changed = false;
+  // Function constants declared in the file (name -> index), and whether
+  // each was given a value.
+  std::map<std::string, int> function_constants;
+  std::map<std::string, bool> function_constant_defined;
+  // Errors found while adapting: line and message.
+  std::vector<std::pair<int, std::string>> errors;
+};
+
+AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options = {});
+
+// Names the adaptations introduce, shared with the front end.
+constexpr const char* kInstancePrefix = "mslport_instance:";
+constexpr const char* kHostNamePrefix = "mslport_host_name:";
+constexpr const char* kMaxThreadsName = "__mslport_max_total_threads";
+constexpr const char* kThreadgroupStorageName = "__mslport_threadgroup_storage";
+constexpr const char* kFcDefinedPrefix = "__mslport_fc_defined_";
+
+}  // namespace mslport::front
