@@ -8,7 +8,8 @@ bash scripts/build.sh
 CORPUS=../shared/corpus
 status=0
 echo "== mslport check: the user's corpus (all 70 kernels) =="
-./build/tool/mslport check --target all --src "$CORPUS" || status=1
+./build/tool/mslport check --target all --src "$CORPUS" --Werror || status=1
 echo "== mslport check: metal_src/ =="
-./build/tool/mslport check --target all --src metal_src || status=1
+./build/tool/mslport check --target all --src metal_src -I metal_src/include -D MSLPORT_FEATURE_BIAS=0.25f \
+  --Werror || status=1
 exit $status

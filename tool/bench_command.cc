@@ -27,8 +27,9 @@ int run_bench(const BenchOptions& opt) {
   for (auto& src : sources) {
     DiagEngine diags;
     Translation t;
-    bool ok = translate_file(src, tg, false, diags, &t);
+    bool ok = translate_file(src, tg, opt.translate, diags, &t);
     diags.print_all(std::cerr);
+    report_skipped(t, opt.translate, /*always=*/false, std::cerr);
     if (!ok) {
       std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not benchmarked\n";
       failed = true;

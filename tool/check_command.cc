@@ -61,8 +61,12 @@ int run_check(const CheckOptions& opt) {
     DiagEngine diags;
     Translation t;
     // #line directives: a compiler error in emitted code points at the Metal line.
-    bool ok = translate_file(src, req.sanitize ? Target::OpenMP : tg, /*line_directives=*/true, diags, &t, sanitize);
+    TranslateOptions topt = opt.translate;
+    topt.line_directives = true;
+    topt.sanitize = sanitize;
+    bool ok = translate_file(src, req.sanitize ? Target::OpenMP : tg, topt, diags, &t);
     diags.print_all(std::cerr);
+    report_skipped(t, topt, /*always=*/false, std::cerr);
     if (!ok) {
       std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not covered\n";
       failed = true;

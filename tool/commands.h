@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "front/parse_metal.h"
 #include "runtime/check_emitted.h"
 #include "shared/bench_cli.h"
 #include "support/diagnostics.h"
@@ -18,14 +19,38 @@ struct Translation {
   std::string stem;          // file name without .metal
   std::string cpp, header;   // OpenMP backend
   std::string cl, bindings;  // OpenCL backend
+  int kernels = 0;           // kernels translated
+  std::vector<SkippedKernel> skipped;  // and those left out, with the reasons
 };
 
 enum class Target { OpenMP, OpenCL, All };
 
-// Front end + both (or one) backends, in memory. Diagnostics go to diags.
-// `sanitize`: back::openmp::SanitizeCheck bits for the C++ output (0 = plain).
-bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
-                    Translation* out, unsigned sanitize = 0);
+// How a file is translated.
+struct TranslateOptions {
+  bool line_directives = false;
+  // back::openmp::SanitizeCheck bits for the C++ output (0 = plain).
+  unsigned sanitize = 0;
+  // -I, -D, -U, --function-constant.
+  front::ParseOptions parse;
+  // Only these kernels (empty: all).
+  std::vector<std::string> kernels;
+  // Kernels that cannot be translated fail the file (--Werror) instead of
+  // being left out with a warning.
+  bool werror = false;
+};
+
+// Front end + both (or one) backends, in memory. Diagnostics go to diags,
+// skipped kernels to out->skipped (reported by report_skipped). A kernel is
+// translated only when every requested target takes it. Returns false when
+// the file fails (an error outside kernels, no kernel left, or a skipped
+// kernel under --Werror).
+bool translate_file(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,
+                    Translation* out);
+
+// Prints each skipped kernel's reasons as warnings (errors under --Werror)
+// and the file's summary line "N kernels translated, M skipped" when any
+// was skipped or `always`.
+void report_skipped(const Translation& t, const TranslateOptions& options, bool always, std::ostream& os);
 
 // "race,bounds,init,divergence" -> SanitizeCheck bits; false on an unknown name.
 bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error);
@@ -39,6 +64,7 @@ std::vector<std::string> expand_sources(const std::vector<std::string>& paths, s
 
 struct CheckOptions {
   std::vector<std::string> sources;
+  TranslateOptions translate;  // -I, -D, -U, --function-constant, --Werror
   std::string golden_dir = "golden";
   std::string target = "all";
   std::string platform;
@@ -50,17 +76,20 @@ struct CheckOptions {
 
 struct BenchOptions {
   std::vector<std::string> sources;
+  TranslateOptions translate;
   BenchCliOptions cli;  // the flags `mslport-run bench` shares
 };
 
-int run_translate(const std::string& file, const std::string& target, const std::string& output, bool line_directives);
-int run_ir(const std::string& file, const std::string& kernel);
+int run_translate(const std::string& file, const std::string& target, const std::string& output,
+                  const TranslateOptions& options);
+int run_ir(const std::string& file, const std::string& kernel, const front::ParseOptions& parse);
 int run_check(const CheckOptions& options);
 int run_bench(const BenchOptions& options);
 // time_report: print where the translation time went (phase_times.h).
 // force: translate every source even if its stamp says it is unchanged.
-int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives,
+int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, const TranslateOptions& options,
               bool time_report = false, bool force = false);
-int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir);
+int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir,
+             const TranslateOptions& options);
 
 }  // namespace mslport::tool

@@ -7,6 +7,40 @@
 
 using namespace mslport::tool;
 
+namespace {
+
+// -I, -D, -U and --function-constant, as clang spells the first three.
+void add_front_end_options(CLI::App* cmd, mslport::front::ParseOptions* p) {
+  cmd->add_option("-I,--include-path", p->include_dirs,
+                  "Search DIR for included files (after the including file's directory for \"quoted\" includes)")
+      ->type_name("DIR");
+  cmd->add_option("-D,--define", p->defines, "Define a macro: NAME or NAME=VALUE")->type_name("MACRO");
+  cmd->add_option("-U,--undefine", p->undefines, "Undefine a macro (Metal's predefined ones included)")
+      ->type_name("NAME");
+  cmd->add_option_function<std::vector<std::string>>(
+         "--function-constant",
+         [p](const std::vector<std::string>& v) {
+           for (auto& kv : v) {
+             auto eq = kv.find('=');
+             if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+               throw CLI::ValidationError("--function-constant", "expected NAME=VALUE or INDEX=VALUE, got '" + kv + "'");
+             p->function_constants[kv.substr(0, eq)] = kv.substr(eq + 1);
+           }
+         },
+         "Value of a function constant, by name or by its [[function_constant(index)]]: NAME=VALUE")
+      ->type_name("NAME=VALUE");
+}
+
+// --kernel and --Werror, for the commands that translate files.
+void add_translate_options(CLI::App* cmd, TranslateOptions* t, bool kernels) {
+  add_front_end_options(cmd, &t->parse);
+  if (kernels) cmd->add_option("--kernel", t->kernels, "Only this kernel (repeatable)");
+  cmd->add_flag("--Werror", t->werror,
+                "Fail when a kernel cannot be translated (by default it is left out, with a warning saying why)");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"mslport " + std::string(kVersion) +
                ": port Metal (MSL) compute kernels to C++/OpenMP and OpenCL C, and check them against golden outputs"};
@@ -23,10 +57,14 @@ int main(int argc, char** argv) {
   translate->add_option("-o,--output", output, "Output path (default: stdout). openmp also writes PATH.h; "
                                                 "opencl also writes PATH.bindings.json");
   translate->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
+  TranslateOptions translate_opt;
+  add_translate_options(translate, &translate_opt, /*kernels=*/true);
 
   auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file");
   ir->add_option("file", file, "The .metal file")->required();
   ir->add_option("--kernel", kernel, "Only this kernel");
+  mslport::front::ParseOptions ir_parse;
+  add_front_end_options(ir, &ir_parse);
 
   CheckOptions check_opt;
   auto* check = app.add_subcommand("check", "Run every golden case on the emitted kernels and compare");
@@ -35,6 +73,7 @@ int main(int argc, char** argv) {
   check->add_option("--target", check_opt.target, "openmp, opencl or all")->capture_default_str();
   check->add_option("--platform", check_opt.platform, "OpenCL platform name substring (default: first platform)");
   check->add_option("--kernel", check_opt.kernels, "Only these kernels");
+  add_translate_options(check, &check_opt.translate, /*kernels=*/false);
   check->add_option("--format", check_opt.format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   check->add_option("--work-dir", check_opt.work_dir, "Where emitted code is built (default: a temp dir)");
@@ -47,6 +86,7 @@ int main(int argc, char** argv) {
                                             "or device copy) measured in the same run");
   bench->add_option("--src", bench_opt.sources, "Sources: .metal files or directories (default: metal_src/)");
   add_bench_options(bench, &bench_opt.cli);
+  add_translate_options(bench, &bench_opt.translate, /*kernels=*/false);
 
   std::vector<std::string> regen_src;
   std::string targets_dir = "targets";
@@ -57,10 +97,14 @@ int main(int argc, char** argv) {
   bool time_report = false, force = false;
   regen->add_flag("--time-report", time_report, "Print the wall time spent in each translation phase");
   regen->add_flag("--force", force, "Translate every source, even those unchanged since the last regen");
+  TranslateOptions regen_opt;
+  add_translate_options(regen, &regen_opt, /*kernels=*/false);
 
   auto* diff = app.add_subcommand("diff", "Compare what regen would write with targets/ (exit 1 on drift)");
   diff->add_option("sources", regen_src, "Sources (default: metal_src/)");
   diff->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
+  TranslateOptions diff_opt;
+  add_translate_options(diff, &diff_opt, /*kernels=*/false);
 
   CLI11_PARSE(app, argc, argv);
 
@@ -72,8 +116,11 @@ int main(int argc, char** argv) {
     std::cout << MSLPORT_INCLUDE_DIR << "\n";
     return 0;
   }
-  if (*translate) return run_translate(file, target, output, line_directives);
-  if (*ir) return run_ir(file, kernel);
+  if (*translate) {
+    translate_opt.line_directives = line_directives;
+    return run_translate(file, target, output, translate_opt);
+  }
+  if (*ir) return run_ir(file, kernel, ir_parse);
   if (*check) {
     if (check_opt.sources.empty()) check_opt.sources = {"metal_src"};
     return run_check(check_opt);
@@ -84,11 +131,12 @@ int main(int argc, char** argv) {
   }
   if (*regen) {
     if (regen_src.empty()) regen_src = {"metal_src"};
-    return run_regen(regen_src, targets_dir, line_directives, time_report, force);
+    regen_opt.line_directives = line_directives;
+    return run_regen(regen_src, targets_dir, regen_opt, time_report, force);
   }
   if (*diff) {
     if (regen_src.empty()) regen_src = {"metal_src"};
-    return run_diff(regen_src, targets_dir);
+    return run_diff(regen_src, targets_dir, diff_opt);
   }
   std::cout << app.help();
   return 0;

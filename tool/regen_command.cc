@@ -26,7 +26,8 @@ namespace {
 // Translates sources on all cores; libclang indices are per parse, so
 // translations are independent.
 std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::string>& sources,
-                                                        bool line_directives, std::vector<std::string>* diag_text) {
+                                                        const TranslateOptions& options,
+                                                        std::vector<std::string>* diag_text) {
   std::vector<std::pair<bool, Translation>> out(sources.size());
   diag_text->assign(sources.size(), "");
   std::atomic<size_t> next{0}, done{0};
@@ -35,9 +36,10 @@ std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::s
   auto worker = [&]() {
     for (size_t i = next++; i < sources.size(); i = next++) {
       DiagEngine diags;
-      out[i].first = translate_file(sources[i], Target::All, line_directives, diags, &out[i].second);
+      out[i].first = translate_file(sources[i], Target::All, options, diags, &out[i].second);
       std::ostringstream os;
       diags.print_all(os);
+      report_skipped(out[i].second, options, /*always=*/false, os);
       (*diag_text)[i] = os.str();
       size_t n = ++done;
       if (tty) {
@@ -55,12 +57,12 @@ std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::s
 }
 
 // target-relative path -> content, for every source; false if any failed.
-bool render_targets(const std::vector<std::string>& sources, bool line_directives,
+bool render_targets(const std::vector<std::string>& sources, const TranslateOptions& options,
                     std::map<std::string, std::string>* files) {
   bool ok = true;
   std::map<std::string, std::string> stems;
   std::vector<std::string> diag_text;
-  auto results = translate_all(sources, line_directives, &diag_text);
+  auto results = translate_all(sources, options, &diag_text);
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::string& src = sources[i];
     std::cerr << diag_text[i];
@@ -139,7 +141,18 @@ void print_time_report(double wall, double cpu, size_t translated) {
 }
 }  // namespace
 
-int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, bool line_directives,
+// The flags that change what a translation writes, for the stamps.
+std::string translation_flags(const TranslateOptions& o) {
+  std::string s = o.line_directives ? "+line" : "";
+  for (auto& d : o.parse.include_dirs) s += " -I" + d;
+  for (auto& d : o.parse.defines) s += " -D" + d;
+  for (auto& u : o.parse.undefines) s += " -U" + u;
+  for (auto& [k, v] : o.parse.function_constants) s += " -F" + k + "=" + v;
+  for (auto& k : o.kernels) s += " -k" + k;
+  return s + (o.werror ? " -Werror" : "");
+}
+
+int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, const TranslateOptions& options,
               bool time_report, bool force) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
@@ -153,7 +166,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   // last regen and whose outputs are all still there.
   fs::path stamp_path = fs::path(targets_dir) / ".regen-stamps";
   std::map<std::string, std::string> old_stamps = read_stamps(stamp_path.string()), new_stamps;
-  std::string tool_id = self_hash() + (line_directives ? "+line" : "");
+  std::string tool_id = self_hash() + translation_flags(options);
   std::vector<std::string> todo;
   int skipped = 0;
   for (auto& src : sources) {
@@ -170,7 +183,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     else todo.push_back(src);
   }
   std::map<std::string, std::string> files;
-  if (!render_targets(todo, line_directives, &files)) {
+  if (!render_targets(todo, options, &files)) {
     std::cerr << "mslport: error: nothing written to " << targets_dir << "/ (fix the errors above)\n";
     return 1;
   }
@@ -200,7 +213,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   return 0;
 }
 
-int run_diff(const std::vector<std::string>& paths, const std::string& targets_dir) {
+int run_diff(const std::vector<std::string>& paths, const std::string& targets_dir, const TranslateOptions& options) {
   std::string err;
   auto sources = expand_sources(paths, &err);
   if (!err.empty()) {
@@ -208,7 +221,9 @@ int run_diff(const std::vector<std::string>& paths, const std::string& targets_d
     return 1;
   }
   std::map<std::string, std::string> files;
-  if (!render_targets(sources, false, &files)) return 1;
+  TranslateOptions plain = options;
+  plain.line_directives = false;
+  if (!render_targets(sources, plain, &files)) return 1;
   int drifted = 0;
   fs::path tmpdir = fs::temp_directory_path() / ("mslport-diff-" + std::to_string(::getpid()));
   fs::create_directories(tmpdir);

@@ -11,12 +11,13 @@ namespace fs = std::filesystem;
 namespace mslport::tool {
 
 int run_translate(const std::string& file, const std::string& target, const std::string& output,
-                  bool line_directives) {
+                  const TranslateOptions& options) {
   DiagEngine diags;
   Translation t;
   Target tg = target == "opencl" ? Target::OpenCL : Target::OpenMP;
-  bool ok = translate_file(file, tg, line_directives, diags, &t);
+  bool ok = translate_file(file, tg, options, diags, &t);
   diags.print_all(std::cerr);
+  report_skipped(t, options, /*always=*/false, std::cerr);
   if (!ok) return 1;
   if (tg == Target::OpenMP) {
     if (output.empty() || output == "-") {
@@ -58,9 +59,9 @@ int run_translate(const std::string& file, const std::string& target, const std:
   return 0;
 }
 
-int run_ir(const std::string& file, const std::string& kernel) {
+int run_ir(const std::string& file, const std::string& kernel, const front::ParseOptions& parse) {
   DiagEngine diags;
-  auto m = front::parse_metal_file(file, diags);
+  auto m = front::parse_metal_file(file, diags, parse);
   diags.print_all(std::cerr);
   if (!m || diags.has_errors()) return 1;
   if (kernel.empty()) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <filesystem>
+#include <ostream>
 
 #include "back/opencl/emit_opencl.h"
 #include "back/openmp/emit_openmp.h"
@@ -16,12 +17,67 @@ namespace mslport::tool {
 
 const char* const kVersion = MSLPORT_VERSION;
 
-bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
-                    Translation* out, unsigned sanitize) {
+namespace {
+
+// Runs one backend over the module; a kernel it cannot take is removed from
+// the module and listed in *skipped (its diagnostics as the reasons), so the
+// other kernels still come out. A failure outside any kernel fails.
+template <typename Emit>
+bool emit_isolating_kernels(ir::Module& module, const Emit& emit, DiagEngine& diags,
+                            std::vector<SkippedKernel>* skipped) {
+  DiagEngine scratch;
+  if (emit(module, scratch)) {
+    for (auto& d : scratch.diagnostics()) diags.report(d.severity, d.loc, d.message);
+    return true;
+  }
+  // Which kernels fail on their own?
+  std::vector<ir::Kernel> keep;
+  for (auto& k : module.kernels) {
+    ir::Module one = ir::clone_module(module);
+    one.kernels.clear();
+    one.kernels.push_back(ir::clone_kernel(k));
+    DiagEngine d;
+    if (emit(one, d)) {
+      keep.push_back(std::move(k));
+    } else {
+      skipped->push_back(SkippedKernel{k.name, k.loc, d.diagnostics()});
+    }
+  }
+  module.kernels = std::move(keep);
+  if (module.kernels.empty()) return true;  // the caller reports "nothing translated"
+  scratch.clear();
+  bool ok = emit(module, scratch);
+  for (auto& d : scratch.diagnostics()) diags.report(d.severity, d.loc, d.message);
+  return ok;
+}
+
+}  // namespace
+
+bool translate_file(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,
+                    Translation* out) {
   out->source = path;
   out->stem = fs::path(path).stem().string();
-  auto module = front::parse_metal_file(path, diags);
+  std::vector<SkippedKernel>& skipped = out->skipped;
+  auto module = front::parse_metal_file(path, diags, options.parse, &skipped);
   if (!module || diags.has_errors()) return false;
+  if (!options.kernels.empty()) {
+    std::vector<ir::Kernel> keep;
+    for (auto& name : options.kernels) {
+      auto it = std::find_if(module->kernels.begin(), module->kernels.end(),
+                             [&](const ir::Kernel& k) { return k.name == name; });
+      bool was_skipped = std::any_of(skipped.begin(), skipped.end(), [&](auto& s) { return s.name == name; });
+      if (it != module->kernels.end()) keep.push_back(std::move(*it));
+      else if (!was_skipped) diags.error(ir::SourceLoc{path, 0, 0}, "no kernel named '" + name + "' in this file");
+    }
+    module->kernels = std::move(keep);
+    skipped.erase(std::remove_if(skipped.begin(), skipped.end(),
+                                 [&](auto& s) {
+                                   return std::find(options.kernels.begin(), options.kernels.end(), s.name) ==
+                                          options.kernels.end();
+                                 }),
+                  skipped.end());
+    if (diags.has_errors()) return false;
+  }
   {
     PhaseTimer timer("IR verifier");
     if (!ir::verify_module(*module, diags)) return false;
@@ -31,31 +87,71 @@ bool translate_file(const std::string& path, Target target, bool line_directives
     back::openmp::EmitOptions o;
     o.tool_version = kVersion;
     o.header_name = out->stem + ".h";
-    o.line_directives = line_directives;
-    o.sanitize = sanitize;
+    o.line_directives = options.line_directives;
+    o.sanitize = options.sanitize;
     back::openmp::EmitResult r;
     PhaseTimer timer("C++/OpenMP: lowering passes + emit");
-    if (back::openmp::emit_module(*module, o, diags, &r)) {
-      out->cpp = std::move(r.cpp_source);
-      out->header = std::move(r.header_source);
-    } else {
-      ok = false;
-    }
+    ok = emit_isolating_kernels(
+        *module, [&](const ir::Module& m, DiagEngine& d) { return back::openmp::emit_module(m, o, d, &r); }, diags,
+        &skipped);
+    out->cpp = std::move(r.cpp_source);
+    out->header = std::move(r.header_source);
   }
-  if (target != Target::OpenMP) {
+  if (ok && target != Target::OpenMP) {
     back::opencl::EmitOptions o;
     o.tool_version = kVersion;
-    o.line_directives = line_directives;
+    o.line_directives = options.line_directives;
     back::opencl::EmitResult r;
     PhaseTimer timer("OpenCL: raise + lowering passes + emit");
-    if (back::opencl::emit_module(*module, o, diags, &r)) {
-      out->cl = std::move(r.cl_source);
-      out->bindings = std::move(r.bindings_json);
-    } else {
-      ok = false;
+    size_t before = module->kernels.size();
+    ok = emit_isolating_kernels(
+        *module, [&](const ir::Module& m, DiagEngine& d) { return back::opencl::emit_module(m, o, d, &r); }, diags,
+        &skipped);
+    out->cl = std::move(r.cl_source);
+    out->bindings = std::move(r.bindings_json);
+    // A kernel OpenCL left out must leave the C++ too: both targets carry
+    // the same kernels.
+    if (ok && target == Target::All && module->kernels.size() != before) {
+      back::openmp::EmitOptions o2;
+      o2.tool_version = kVersion;
+      o2.header_name = out->stem + ".h";
+      o2.line_directives = options.line_directives;
+      o2.sanitize = options.sanitize;
+      back::openmp::EmitResult r2;
+      ok = back::openmp::emit_module(*module, o2, diags, &r2);
+      out->cpp = std::move(r2.cpp_source);
+      out->header = std::move(r2.header_source);
     }
   }
-  return ok && !diags.has_errors();
+  out->kernels = (int)module->kernels.size();
+  if (!ok || diags.has_errors()) return false;
+  if (out->kernels == 0) {
+    // Nothing left: the reasons are the file's errors.
+    for (auto& s : skipped)
+      for (auto& r : s.reasons) diags.report(r.severity, r.loc, r.message);
+    bool any = !skipped.empty();
+    skipped.clear();
+    diags.error(ir::SourceLoc{path, 0, 0}, any ? "no kernel of this file can be translated"
+                                               : "no kernel to translate in this file");
+    return false;
+  }
+  return !(options.werror && !skipped.empty());
+}
+
+void report_skipped(const Translation& t, const TranslateOptions& options, bool always, std::ostream& os) {
+  for (auto& s : t.skipped) {
+    for (auto& r : s.reasons) {
+      Diagnostic d = r;
+      if (d.severity == Severity::Error) {
+        d.severity = options.werror ? Severity::Error : Severity::Warning;
+        d.message += " [kernel '" + s.name + "' " + (options.werror ? "not translated" : "skipped") + "]";
+      }
+      os << DiagEngine::render(d);
+    }
+  }
+  if (always || !t.skipped.empty())
+    os << t.source << ": " << t.kernels << " kernel" << (t.kernels == 1 ? "" : "s") << " translated, "
+       << t.skipped.size() << " skipped\n";
 }
 
 bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error) {

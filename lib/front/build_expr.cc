@@ -157,6 +157,28 @@ ir::ExprPtr FunctionBuilder::convert(ir::ExprPtr e, const ir::Type& t, const ir:
   return c;
 }
 
+ir::ExprPtr FunctionBuilder::constant_value(CXCursor c) {
+  std::string why;
+  auto t = convert_type(ctx_, clang_getCursorType(c), &why);
+  if (!t || !t->is_scalar()) return nullptr;
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r) return nullptr;
+  ir::ExprPtr e;
+  ir::SourceLoc loc = ctx_.loc(c);
+  if (clang_EvalResult_getKind(r) == CXEval_Int) {
+    int64_t v = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
+                                                   : (int64_t)clang_EvalResult_getAsLongLong(r);
+    e = t->is_bool() ? ir::make_bool(v != 0, loc) : ir::make_int(*t, v, loc);
+    if (ir::is_float(t->scalar)) e = convert(ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Long), v, loc), *t, loc);
+  } else if (clang_EvalResult_getKind(r) == CXEval_Float && ir::is_float(t->scalar)) {
+    e = make(ir::Expr::Kind::FloatLit, *t, loc);
+    e->float_value = clang_EvalResult_getAsDouble(r);
+    e->spelling = t->scalar == ir::ScalarKind::Float ? float_spelling(e->float_value) : "";
+  }
+  clang_EvalResult_dispose(r);
+  return e;
+}
+
 std::optional<bool> FunctionBuilder::specialized_condition(CXCursor cond) {
   if (ctx_.specialization_constants.empty() && ctx_.function_constants.empty()) return std::nullopt;
   bool reads = false;
@@ -361,6 +383,9 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         e->index = it->second;
         return e;
       }
+      // A constant declared elsewhere (a static constexpr member, a
+      // constexpr variable in a namespace) is its value.
+      if (auto v = constant_value(c)) return v;
       ctx_.unsupported(c, "reference to variable '" + spelling(d) + "' declared outside the kernel");
       return nullptr;
     }
@@ -516,7 +541,14 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
   }
   if (fk != CXCursor_FunctionDecl) {
-    ctx_.unsupported(c, "call to '" + spelling(c) + "'");
+    // A constant expression (numeric_limits<T>::max(), a constexpr member)
+    // is its value.
+    if (auto v = constant_value(c)) return v;
+    std::string owner = spelling(clang_getCursorSemanticParent(fn));
+    if (ctx_.in_shim(fn) && !owner.empty())
+      ctx_.unsupported(c, "member function '" + spelling(fn) + "' of '" + owner + "'");
+    else
+      ctx_.unsupported(c, "call to '" + spelling(c) + "'");
     return nullptr;
   }
   Callee callee = classify_callee(ctx_, fn);
@@ -571,6 +603,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       // Constant-foldable shim helpers (mem_flags operator|).
       int64_t v = 0;
       if (evaluate_int(c, &v)) return ir::make_int(*t, v, loc);
+      if (auto k = constant_value(c)) return k;
       ctx_.unsupported(c, "Metal function '" + callee.name + "'");
       return nullptr;
     }

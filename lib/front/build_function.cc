@@ -117,9 +117,26 @@ bool build_helper_params(FrontContext& ctx, CXCursor def, ir::Kernel& fd, std::v
 
 }  // namespace
 
+const std::vector<Diagnostic>* function_errors(const FrontContext& ctx, CXCursor fn) {
+  if (ctx.bad_functions.empty()) return nullptr;
+  auto it = ctx.bad_functions.find(usr_of(fn));
+  if (it != ctx.bad_functions.end()) return &it->second;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(fn);
+  if (!clang_Cursor_isNull(tmpl)) {
+    it = ctx.bad_functions.find(usr_of(tmpl));
+    if (it != ctx.bad_functions.end()) return &it->second;
+  }
+  return nullptr;
+}
+
 int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   std::string usr = usr_of(def);
   if (auto it = ctx.function_by_usr.find(usr); it != ctx.function_by_usr.end()) return it->second;
+  if (const auto* errs = function_errors(ctx, def)) {
+    for (auto& d : *errs) ctx.diags.report(d.severity, d.loc, d.message);
+    ctx.error(call, "'" + spelling(def) + "' cannot be translated (errors above)");
+    return -1;
+  }
   std::string name = spelling(def);
   for (auto& u : ctx.functions_in_progress)
     if (u == usr) {

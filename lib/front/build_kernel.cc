@@ -204,6 +204,9 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
     return;
   }
   ctx.kernel_names[name] = where;
+  size_t mark = ctx.diags.diagnostics().size();
+  if (const auto* errs = function_errors(ctx, fn))
+    for (auto& d : *errs) ctx.diags.report(d.severity, d.loc, d.message);
   FunctionBuilder b(ctx, &k);
   b.build_params(fn);
   for (CXCursor ch : children(fn))
@@ -220,6 +223,15 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
     ctx.error(k.loc, "kernel '" + k.name + "' declares " + std::to_string(bytes) +
                          " bytes of threadgroup memory; Metal allows at most " +
                          std::to_string(ir::kMaxThreadgroupMemoryBytes));
+  if (ctx.skipped) {
+    bool failed = false;
+    for (size_t i = mark; i < ctx.diags.diagnostics().size(); ++i)
+      if (ctx.diags.diagnostics()[i].severity == Severity::Error) failed = true;
+    if (failed) {
+      ctx.skipped->push_back(SkippedKernel{name, where, ctx.diags.take_since(mark)});
+      return;
+    }
+  }
   ctx.module.kernels.push_back(std::move(k));
 }
 

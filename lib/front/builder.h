@@ -78,6 +78,9 @@ class FunctionBuilder {
   void switch_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
   // A statement used as a loop/if body: always a Block.
   ir::StmtPtr body(CXCursor c);
+  // The value of a constant expression of scalar type as a literal, or null
+  // when clang cannot evaluate it.
+  ir::ExprPtr constant_value(CXCursor c);
   // The value of a condition that reads function constants (and nothing
   // that varies), or nullopt.
   std::optional<bool> specialized_condition(CXCursor cond);

@@ -34,6 +34,10 @@ struct FrontContext {
   // Program-scope constants whose value a function constant decides
   // (function constants included), with their value when it is an integer.
   std::map<std::string, std::optional<int64_t>> specialization_constants;
+  // Partial translation: where skipped kernels go (null: errors stay
+  // errors), and the clang errors inside each function's body, by USR.
+  std::vector<SkippedKernel>* skipped = nullptr;
+  std::map<std::string, std::vector<Diagnostic>> bad_functions;
   // Kernel names already built (host names must be unique).
   std::map<std::string, ir::SourceLoc> kernel_names;
   // Cache of in_shim(CXFile).
@@ -59,6 +63,10 @@ struct FrontContext {
 
 // USR of a declaration; the key under which builders remember declarations.
 std::string usr_of(CXCursor decl);
+
+// The clang errors inside `fn`'s body or its template's (partial
+// translation), or null.
+const std::vector<Diagnostic>* function_errors(const FrontContext& ctx, CXCursor fn);
 
 // A declaration's template arguments as the user would write them
 // ("<float, 4>"), or "" when it is no template specialisation.

@@ -7,7 +7,9 @@
 
 #include <clang-c/Index.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <tuple>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -67,6 +69,23 @@ std::string usr_of(CXCursor decl) {
 
 namespace {
 
+// The USR of the function (template) whose body holds `where`, when it is
+// declared at program scope; "" otherwise.
+std::string enclosing_function_usr(FrontContext& ctx, CXSourceLocation where) {
+  CXCursor c = clang_getCursor(ctx.tu, where);
+  std::string found;
+  for (int depth = 0; !clang_Cursor_isNull(c) && depth < 256; ++depth) {
+    CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
+    if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) found = usr_of(c);
+    if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate ||
+        k == CXCursor_CXXMethod || k == CXCursor_Constructor)
+      return "";  // a type's members belong to every kernel that uses the type
+    c = clang_getCursorSemanticParent(c);
+  }
+  return found;
+}
+
 // Passes clang's warnings and errors through. A diagnostic located in the
 // shim is reported at the user's code that caused it (the first note that
 // points outside the shim, e.g. "in instantiation of ... requested here");
@@ -109,6 +128,16 @@ int pass_through_diagnostics(FrontContext& ctx) {
         clang_disposeDiagnostic(k);
       }
       if (!found && !is_error) {
+        clang_disposeDiagnostic(d);
+        continue;
+      }
+    }
+    if (is_error && ctx.skipped) {
+      // An error inside a function's body costs only the kernels that need
+      // that function (partial translation).
+      std::string usr = enclosing_function_usr(ctx, where);
+      if (!usr.empty()) {
+        ctx.bad_functions[usr].push_back(Diagnostic{Severity::Error, ctx.loc(where), msg});
         clang_disposeDiagnostic(d);
         continue;
       }
@@ -361,11 +390,12 @@ void collect_user_files(FrontContext& ctx, const ParseOptions& options, std::vec
 }  // namespace
 
 std::optional<ir::Module> parse_metal_source(const std::string& path, const std::string& text, DiagEngine& diags,
-                                             const ParseOptions& options) {
+                                             const ParseOptions& options, std::vector<SkippedKernel>* skipped) {
   ir::Module module;
   module.source_path = path;
   FrontContext ctx(diags, module);
   ctx.main_path = path;
+  ctx.skipped = skipped;
   std::error_code ec;
   std::string shim = options.shim_dir.empty() ? std::string(MSLPORT_METAL_SHIM_DIR) : options.shim_dir;
   ctx.shim_dir = std::filesystem::weakly_canonical(shim, ec).string();
@@ -432,7 +462,18 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   int before = diags.error_count();
   {
     PhaseTimer timer("front end: AST walk to IR");
-    if (pass_through_diagnostics(ctx) == 0) build_scope(ctx, clang_getTranslationUnitCursor(tu));
+    if (pass_through_diagnostics(ctx) == 0) {
+      build_scope(ctx, clang_getTranslationUnitCursor(tu));
+    } else {
+      // The file fails as a whole: the errors held back for partial
+      // translation are errors too.
+      std::vector<Diagnostic> held;
+      for (auto& [usr, errs] : ctx.bad_functions) held.insert(held.end(), errs.begin(), errs.end());
+      std::stable_sort(held.begin(), held.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.loc.file, a.loc.line, a.loc.col) < std::tie(b.loc.file, b.loc.line, b.loc.col);
+      });
+      for (auto& d : held) diags.report(d.severity, d.loc, d.message);
+    }
   }
   {
     PhaseTimer timer("libclang dispose");
@@ -443,7 +484,8 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   return module;
 }
 
-std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags, const ParseOptions& options) {
+std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags, const ParseOptions& options,
+                                           std::vector<SkippedKernel>* skipped) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {  // an ifstream opens a directory and reads nothing
     diags.error(ir::SourceLoc{path, 0, 0}, "'" + path + "' is a directory, not a .metal file");
@@ -456,7 +498,7 @@ std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& 
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_metal_source(path, ss.str(), diags, options);
+  return parse_metal_source(path, ss.str(), diags, options, skipped);
 }
 
 }  // namespace mslport::front

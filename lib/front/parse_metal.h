@@ -39,11 +39,16 @@ constexpr size_t kMaxSourceBytes = 64u << 20;
 
 // Returns nullopt when any error was reported to `diags` (clang's own
 // diagnostics are passed through with the user's file:line:col).
+// With `skipped`, a kernel that cannot be translated (an error inside it or
+// inside a function it calls) is left out and listed there with its
+// reasons instead; errors outside kernels still fail the file.
 std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags,
-                                           const ParseOptions& options = {});
+                                           const ParseOptions& options = {},
+                                           std::vector<SkippedKernel>* skipped = nullptr);
 
 // Same, with the source text given in memory (path is used for diagnostics).
 std::optional<ir::Module> parse_metal_source(const std::string& path, const std::string& text, DiagEngine& diags,
-                                             const ParseOptions& options = {});
+                                             const ParseOptions& options = {},
+                                             std::vector<SkippedKernel>* skipped = nullptr);
 
 }  // namespace mslport::front

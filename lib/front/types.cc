@@ -138,13 +138,23 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   std::string usr = usr_of(decl);
   if (auto it = ctx.struct_by_usr.find(usr); it != ctx.struct_by_usr.end()) return it->second;
   CXCursorKind kind = clang_getCursorKind(decl);
-  if (kind != CXCursor_StructDecl || ctx.in_shim(decl)) {
+  if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl) || ctx.in_shim(decl)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
     return std::nullopt;
   }
   ir::StructDef def_ir;
-  def_ir.name = spelling(decl);
-  if (def_ir.name.empty()) def_ir.name = "anon_struct_" + std::to_string(ctx.module.structs.size());
+  // A struct template's instances are distinct structs: `Affine<half, 32>`
+  // is `Affine_half_32`. Names stay unique in the module (structs of the
+  // same name in different namespaces).
+  std::string base = mangled_name(spelling(decl), template_args_text(decl));
+  if (base.empty()) base = "anon_struct_" + std::to_string(ctx.module.structs.size());
+  def_ir.name = base;
+  for (int i = 2;; ++i) {
+    bool used = false;
+    for (auto& s : ctx.module.structs) used = used || s.name == def_ir.name;
+    if (!used) break;
+    def_ir.name = base + "_" + std::to_string(i);
+  }
   def_ir.loc = ctx.loc(decl);
   // Fields in declaration order; Metal lays structs out with natural
   // alignment (3-vectors padded to 4), which ir::type_size/type_align encode.

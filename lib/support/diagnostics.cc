@@ -41,6 +41,16 @@ std::string DiagEngine::render(const Diagnostic& d) {
   return os.str();
 }
 
+std::vector<Diagnostic> DiagEngine::take_since(size_t mark) {
+  std::vector<Diagnostic> out;
+  if (mark >= diags_.size()) return out;
+  out.assign(std::make_move_iterator(diags_.begin() + mark), std::make_move_iterator(diags_.end()));
+  diags_.resize(mark);
+  for (auto& d : out)
+    if (d.severity == Severity::Error) --error_count_;
+  return out;
+}
+
 void DiagEngine::print_all(std::ostream& os) const {
   for (auto& d : diags_) os << render(d);
 }

@@ -35,10 +35,22 @@ class DiagEngine {
   static std::string render(const Diagnostic& d);
   void print_all(std::ostream& os) const;
   void clear() { diags_.clear(); error_count_ = 0; }
+  // Removes and returns the diagnostics reported since diagnostics().size()
+  // was `mark` (a unit of work that failed is reported another way).
+  std::vector<Diagnostic> take_since(size_t mark);
 
  private:
   std::vector<Diagnostic> diags_;
   int error_count_ = 0;
+};
+
+// A kernel left out of a translation, and why (each reason at the user's
+// file:line:col). `mslport translate` reports them and goes on with the
+// others; --Werror makes them errors.
+struct SkippedKernel {
+  std::string name;
+  ir::SourceLoc loc;
+  std::vector<Diagnostic> reasons;
 };
 
 }  // namespace mslport
