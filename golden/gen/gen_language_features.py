@@ -1,0 +1,163 @@
+"""Golden cases for the feature kernels of Metal's language as libraries use
+it (metal_src/features/): helper functions with barriers, SIMD-group
+functions and out-parameters, template kernels and their instantiations,
+compile-time constants, headers found through -I, command-line defines and
+function constants.
+
+References are plain NumPy loops written from each kernel's documented math
+(the comment at the top of its .metal file). Inputs are small dyadic numbers
+(multiples of 1/8 or 1/4 of modest size), so every float32 operation of the
+kernels is exact whatever the order or FMA contraction, and the tolerances
+are 0; half and bfloat outputs are compared as bit patterns after rounding
+to nearest even, which is what Metal's conversions do."""
+import numpy as np
+
+from common import Case, f32, u32, bf16_round, rng_for, reset_kernel_dir
+
+EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
+
+KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper_simd_divergent",
+           "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
+           "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
+           "feat_function_constant"]
+
+
+def eighths(rng, shape, lo=-80, hi=81):
+    return f32(rng.integers(lo, hi, size=shape) / 8.0)
+
+
+def helper_barrier(case, desc, n_tg):
+    rng = rng_for("feat_helper_barrier", case)
+    x = eighths(rng, (n_tg, 64))
+    v = x.astype(np.float64)
+    c = Case("feat_helper_barrier_sum", case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(v.sum(axis=1)), 0, 0, EXACT)
+    c.save()
+    c = Case("feat_helper_barrier_center", case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(v - v.mean(axis=1, keepdims=True)), 0, 0,
+            EXACT + " (the sum of 64 eighths divided by 64 is exact)")
+    c.save()
+
+
+def helper_simd_divergent(case, desc, n_tg):
+    rng = rng_for("feat_helper_simd_divergent", case)
+    n = n_tg * 64
+    x = f32(rng.integers(-4, 6, size=n))
+    x[:32] = np.abs(x[:32]) + 1       # one SIMD group with every lane active
+    x[32:64] = -np.abs(x[32:64])      # one with none (0 is not > 0)
+    out = np.full(n, -1.0)
+    for g in range(0, n, 32):
+        lanes = np.arange(g, g + 32)
+        active = lanes[x[lanes] > 0]
+        out[active] = x[active].astype(np.float64).sum()
+    c = Case("feat_helper_simd_divergent", case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT + "; inactive lanes write -1")
+    c.save()
+
+
+def helper_out_param(case, desc, n):
+    rng = rng_for("feat_helper_out_param", case)
+    x = eighths(rng, n, -40, 41)
+    out = np.zeros(n)
+    for i in range(n):
+        a = float(x[i])
+        mag, sign = abs(a), (-1 if a < 0 else (1 if a > 0 else 0))
+        row = x[(i // 8) * 8:(i // 8) * 8 + 8]
+        above = [j for j in range(8) if row[j] > 2.0]
+        first = above[0] if above else 8
+        kind = [10.0, 20.0, 30.0, 40.0][i % 4]
+        steps, m = 0, mag + 1.0
+        while m >= 2.0:
+            m *= 0.5
+            steps += 1
+        gated = 1.0 if (a > 0 and max(a, 0.0) > 1.0) else 0.0
+        out[i] = mag * sign + 100.0 * first + kind + 1000.0 * steps + 10000.0 * gated
+    c = Case("feat_helper_out_param", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def template_kernel(case, desc, n_tg):
+    rng = rng_for("feat_template_kernel", case)
+    k = rng.integers(-200, 201, size=(n_tg, 32))
+    v = k / 8.0
+    w = v[:, ::-1] * 2.0 + 0.5        # exact in float32
+    c = Case("feat_template_kernel_f32", case, desc)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.read(0, "x", f32(v))
+    c.write(1, "out", f32(w), 0, 0, EXACT)
+    c.save()
+    xh = v.astype(np.float16)         # k/8 with |k| <= 200 is exact in half
+    assert np.array_equal(xh.astype(np.float64), v)
+    c = Case("feat_template_kernel_f16", case, desc)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.read(0, "x", xh.view(np.uint16))
+    c.write(1, "out", f32(w).astype(np.float16).view(np.uint16).copy(), 0, 0,
+            "half bit patterns (uint16): computed in float (exact), rounded once to half, nearest even")
+    c.save()
+    xb, xb_val = bf16_round(f32(v))
+    wb = xb_val.reshape(v.shape)[:, ::-1] * 2.0 + 0.5
+    ob, _ = bf16_round(f32(wb))
+    c = Case("feat_template_kernel_bf16", case, desc)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.read(0, "x", xb.reshape(v.shape))
+    c.write(1, "out", ob.reshape(v.shape), 0, 0,
+            "bfloat bit patterns (uint16): inputs are bfloat, computed in float (exact), rounded once to "
+            "bfloat, nearest even")
+    c.save()
+
+
+def constexpr_tg_array(case, desc, n_tg):
+    rng = rng_for("feat_constexpr_tg_array", case)
+    x = eighths(rng, (n_tg, 16))
+    best = x.astype(np.float64).max(axis=1, keepdims=True)
+    out = best + np.arange(16)[None, :] * 3.0
+    c = Case("feat_constexpr_tg_array", case, desc)
+    c.threadgroups([n_tg, 1, 1], [16, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def include_path(case, desc, n):
+    rng = rng_for("feat_include_path", case)
+    x = f32(rng.integers(-16, 17, size=n) / 4.0)
+    v = x.astype(np.float64)
+    out = 1.0 - 2.0 * v + 0.5 * v ** 2 + 0.25 * v ** 3
+    c = Case("feat_include_path", case, desc)
+    c.threads([n, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT + " (quarters up to 4: Horner's steps stay within 2^-6 .. 2^8)")
+    c.save()
+
+
+def define_flag(case, desc, n):
+    rng = rng_for("feat_define_flag", case)
+    x = eighths(rng, n)
+    c = Case("feat_define_flag", case, desc)
+    c.threads([n, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(x.astype(np.float64) + 0.25 + 1.0), 0, 0,
+            EXACT + " (MSLPORT_FEATURE_BIAS=0.25f; __METAL_VERSION__ is 320)")
+    c.save()
+
+
+def generate():
+    for k in KERNELS:
+        reset_kernel_dir(k)
+    helper_barrier("small", "3 threadgroups of 64", 3)
+    helper_simd_divergent("small", "4 threadgroups of 64 (8 SIMD groups): one all active, one none, the "
+                          "rest random", 4)
+    helper_out_param("small", "dispatchThreads 96 in 32-thread groups", 96)
+    template_kernel("small", "4 threadgroups of 32", 4)
+    constexpr_tg_array("small", "3 threadgroups of 16", 3)
+    include_path("small", "dispatchThreads 200 in 64-thread groups (last partial)", 200)
+    define_flag("small", "dispatchThreads 100 in 64-thread groups (last partial)", 100)
