@@ -19,7 +19,7 @@ EXACT = "dyadic inputs with few significant bits: every float32 operation is exa
 KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper_simd_divergent",
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
-           "feat_function_constant"]
+           "feat_function_constant", "feat_struct_methods"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -161,3 +161,22 @@ def generate():
     constexpr_tg_array("small", "3 threadgroups of 16", 3)
     include_path("small", "dispatchThreads 200 in 64-thread groups (last partial)", 200)
     define_flag("small", "dispatchThreads 100 in 64-thread groups (last partial)", 100)
+    struct_methods("small", "dispatchThreads 70 rows in 32-thread groups (last partial)", 70)
+
+
+def struct_methods(case, desc, rows):
+    rng = rng_for("feat_struct_methods", case)
+    x = eighths(rng, (rows, 4))
+    v = x.astype(np.float64)
+    total = v.sum(axis=1) + v[:, :2].sum(axis=1)
+    peak = np.maximum(v.max(axis=1), -1000.0)
+    out = total / 6.0 * 2.0 + peak + 6.0
+    c = Case("feat_struct_methods", case, desc)
+    c.threads([rows, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    # total (6 eighths) is exact; /6 rounds (U relative), *2 is exact, + peak + 6
+    # round twice more: |error| <= U*(|m| + |m + peak| + |out|) <= 3U*max|terms|.
+    bound = 3 * 2.0 ** -24 * (np.abs(total / 3.0) + np.abs(peak) + 6.0) * 4
+    c.write(1, "out", f32(out), float(bound.max()), 0,
+            "total is exact; the division by 6 and two additions round: 3U * (|mean*2| + |peak| + 6), x4")
+    c.save()

@@ -263,6 +263,12 @@ ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
     case CXCursor_CXXConstCastExpr: return explicit_cast(c);
     case CXCursor_CXXReinterpretCastExpr: ctx_.unsupported(c, "reinterpret_cast (use as_type)"); return nullptr;
     case CXCursor_CompoundLiteralExpr: return compound_literal(c);
+    case CXCursor_CXXThisExpr: {
+      auto self = self_object(c);
+      auto t = type_of(c);
+      if (!self || !t) return nullptr;
+      return ir::make_unary(ir::UnaryOp::AddrOf, *t, std::move(self), ctx_.loc(c));
+    }
     case CXCursor_InitListExpr: return init_list(c);
     case CXCursor_UnexposedExpr: return unexposed(c);
     case CXCursor_UnaryExpr: {  // sizeof / alignof: a constant
@@ -492,12 +498,17 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   auto ch = expr_children(c);
   auto t = type_of(c);
   if (!t) return nullptr;
-  if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() != 1) {
+  if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() > 1) {
     ctx_.unsupported(c, "member access '" + spelling(c) + "'");
     return nullptr;
   }
-  auto base = expr(ch[0]);
+  // `x` inside a member function is `this->x`: the object itself.
+  ir::ExprPtr base = ch.empty() ? self_object(c) : expr(ch[0]);
   if (!base) return nullptr;
+  // `this->x` reads the object, not a pointer to it.
+  if (base->kind == ir::Expr::Kind::Unary && base->unary_op == ir::UnaryOp::AddrOf && !ch.empty() &&
+      clang_getCursorKind(ch[0]) == CXCursor_CXXThisExpr)
+    base = std::move(base->args[0]);
   const ir::Type* st = base->type.is_pointer() ? base->type.elem.get() : &base->type;
   if (!st->is_struct()) {
     ctx_.unsupported(c, "member access on type '" + ir::type_name(ctx_.module, base->type) + "'");
@@ -527,12 +538,17 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
 
   if (fk == CXCursor_Constructor) {
-    // CXXConstructExpr: a copy of a struct value is its argument; other
-    // constructions (default-constructed objects) have no value form.
-    if (nargs == 1) return expr(arg_cursors[0]);
+    // A copy (or move) of a struct value is its argument.
+    if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
+      return expr(arg_cursors[0]);
+    if (!ctx_.in_shim(fn)) return constructor_call(c, fn);
     ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
     return nullptr;
   }
+  if (fk == CXCursor_CXXMethod && !ctx_.in_shim(fn) &&
+      !(spelling(fn) == "operator=" && (clang_CXXMethod_isDefaulted(fn) || !clang_isCursorDefinition(
+                                            clang_getCursorDefinition(fn)))))
+    return method_call(c, fn);
   if (fk == CXCursor_CXXMethod && spelling(fn) == "operator=" && nargs == 2) {
     // Struct assignment through the implicit copy-assignment operator.
     auto a = expr(arg_cursors[0]);

@@ -42,8 +42,33 @@ std::string template_args_text(CXCursor decl) {
   return s + ">";
 }
 
+namespace {
+// `operator+` -> `operator_add`: a function name that is an identifier.
+std::string identifier_for(const std::string& name) {
+  static const std::pair<const char*, const char*> kOps[] = {
+      {"operator+=", "operator_add_assign"}, {"operator-=", "operator_sub_assign"},
+      {"operator*=", "operator_mul_assign"}, {"operator/=", "operator_div_assign"},
+      {"operator==", "operator_eq"},         {"operator!=", "operator_ne"},
+      {"operator<=", "operator_le"},         {"operator>=", "operator_ge"},
+      {"operator[]", "operator_index"},      {"operator()", "operator_call"},
+      {"operator<<", "operator_shl"},        {"operator>>", "operator_shr"},
+      {"operator+", "operator_add"},         {"operator-", "operator_sub"},
+      {"operator*", "operator_mul"},         {"operator/", "operator_div"},
+      {"operator%", "operator_rem"},         {"operator<", "operator_lt"},
+      {"operator>", "operator_gt"},          {"operator=", "operator_assign"},
+      {"operator!", "operator_not"},         {"operator&", "operator_and"},
+      {"operator|", "operator_or"},          {"operator^", "operator_xor"},
+      {"operator~", "operator_bitnot"}};
+  for (auto& [op, word] : kOps)
+    if (name == op) return word;
+  std::string s;
+  for (char ch : name) s += std::isalnum((unsigned char)ch) || ch == '_' ? ch : '_';
+  return s;
+}
+}  // namespace
+
 std::string mangled_name(const std::string& name, const std::string& template_args) {
-  std::string s = name;
+  std::string s = identifier_for(name);
   bool sep = false;
   for (char ch : template_args) {
     if (std::isalnum((unsigned char)ch)) {
@@ -73,6 +98,18 @@ std::string unique_function_name(const ir::Module& m, const std::string& base) {
   std::string n = base;
   for (int i = 2; used(n); ++i) n = base + "_" + std::to_string(i);
   return n;
+}
+
+// The struct a member function or constructor belongs to.
+std::optional<ir::Type> owner_struct(FrontContext& ctx, CXCursor def) {
+  CXCursor owner = clang_getCursorSemanticParent(def);
+  std::string why;
+  auto idx = struct_index(ctx, owner, &why);
+  if (!idx) {
+    ctx.unsupported(def, "member function of " + why);
+    return std::nullopt;
+  }
+  return ir::Type::struct_of(*idx);
 }
 
 // Parameters of a helper: by value (pointers included) or by reference.
@@ -129,6 +166,95 @@ const std::vector<Diagnostic>* function_errors(const FrontContext& ctx, CXCursor
   return nullptr;
 }
 
+namespace {
+
+// The default member initializers of a struct: field name -> initializer.
+std::vector<std::pair<std::string, CXCursor>> default_member_initializers(CXCursor record) {
+  std::vector<std::pair<std::string, CXCursor>> out;
+  for (CXCursor f : children(record)) {
+    if (clang_getCursorKind(f) != CXCursor_FieldDecl) continue;
+    for (CXCursor x : children(f))
+      if (clang_isExpression(clang_getCursorKind(x))) out.emplace_back(spelling(f), x);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool constructor_does_work(const FrontContext& ctx, CXCursor ctor) {
+  if (ctx.in_shim(ctor)) return false;
+  CXCursor record = clang_getCursorSemanticParent(ctor);
+  if (!default_member_initializers(clang_getCursorDefinition(record)).empty()) return true;
+  CXCursor def = clang_getCursorDefinition(ctor);
+  if (clang_Cursor_isNull(def)) return false;
+  for (CXCursor ch : children(def)) {
+    CXCursorKind k = clang_getCursorKind(ch);
+    if (k == CXCursor_MemberRef) return true;
+    if (k == CXCursor_CompoundStmt && !children(ch).empty()) return true;
+  }
+  return false;
+}
+
+namespace {
+// A constructor's body, as a function returning the object:
+//   S self; self.f = <default member initializer>; self.g = <mem-initializer>;
+//   <body, with `this` = &self>; return self;
+ir::StmtPtr construct_body(FrontContext& ctx, FunctionBuilder& b, ir::Function& f, CXCursor ctor,
+                           const ir::Type& owner) {
+  ir::SourceLoc loc = ctx.loc(ctor);
+  int self = ir::add_var(f.def, "self", owner, loc);
+  auto self_ref = [&]() { return ir::make_var_ref(f.def, self, loc); };
+  b.self_ = self_ref();
+  std::vector<ir::StmtPtr> out;
+  out.push_back(ir::make_decl(self, nullptr, loc));
+  const ir::StructDef& sd = ctx.module.structs[owner.struct_index];
+  auto assign_field = [&](const std::string& field, ir::ExprPtr value, const ir::SourceLoc& at) {
+    for (size_t i = 0; i < sd.fields.size(); ++i)
+      if (sd.fields[i].name == field) {
+        auto m = std::make_unique<ir::Expr>();
+        m->kind = ir::Expr::Kind::Member;
+        m->type = sd.fields[i].type;
+        m->index = (int)i;
+        m->loc = at;
+        m->args.push_back(self_ref());
+        out.push_back(ir::make_expr_stmt(ir::make_assign(std::move(m), std::move(value), at)));
+        return;
+      }
+    ctx.error(at, "no field '" + field + "' in struct '" + sd.name + "'");
+  };
+  // Member initializers written in the constructor win over the defaults.
+  std::map<std::string, CXCursor> mem_inits;
+  CXCursor body = clang_getNullCursor();
+  auto kids = children(ctor);
+  for (size_t i = 0; i < kids.size(); ++i) {
+    CXCursorKind k = clang_getCursorKind(kids[i]);
+    if (k == CXCursor_MemberRef && i + 1 < kids.size() && clang_isExpression(clang_getCursorKind(kids[i + 1])))
+    {
+      std::string field = spelling(kids[i]);
+      mem_inits[field] = kids[i + 1];
+      ++i;
+    }
+    else if (k == CXCursor_TypeRef || k == CXCursor_CXXBaseSpecifier)
+      ctx.unsupported(kids[i], "constructor that initializes a base class");
+    else if (k == CXCursor_CompoundStmt)
+      body = kids[i];
+  }
+  for (auto& [field, init] : default_member_initializers(clang_getCursorSemanticParent(ctor)))
+    if (!mem_inits.count(field))
+      if (auto v = b.expr(init)) assign_field(field, std::move(v), ctx.loc(init));
+  for (auto& [field, init] : mem_inits)
+    if (auto v = b.expr(init)) assign_field(field, std::move(v), ctx.loc(init));
+  if (!clang_Cursor_isNull(body))
+    for (CXCursor s : children(body)) b.stmts_into(s, out);
+  auto ret = std::make_unique<ir::Stmt>();
+  ret->kind = ir::Stmt::Kind::Return;
+  ret->loc = loc;
+  ret->expr = self_ref();
+  out.push_back(std::move(ret));
+  return ir::make_block(std::move(out), loc);
+}
+}  // namespace
+
 int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   std::string usr = usr_of(def);
   if (auto it = ctx.function_by_usr.find(usr); it != ctx.function_by_usr.end()) return it->second;
@@ -164,6 +290,25 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
     return -1;
   }
   f.return_type = *rt;
+  CXCursorKind kind = clang_getCursorKind(def);
+  bool is_ctor = kind == CXCursor_Constructor;
+  bool is_method = kind == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+  std::optional<ir::Type> owner;
+  if (is_ctor || is_method) {
+    owner = owner_struct(ctx, def);
+    if (!owner) return -1;
+  }
+  if (is_ctor) f.return_type = *owner;  // a constructor is a function returning the object
+  if (is_method) {
+    // `*this` is the first parameter, by reference.
+    ir::Param self;
+    self.kind = ir::Param::Kind::Reference;
+    self.name = "self";
+    self.type = *owner;
+    self.is_const = clang_CXXMethod_isConst(def) != 0;
+    self.loc = f.def.loc;
+    f.def.params.push_back(self);
+  }
   std::vector<CXCursor> parms;
   if (!build_helper_params(ctx, def, f.def, &parms)) return -1;
 
@@ -171,9 +316,21 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   int errors = ctx.diags.error_count();
   {
     FunctionBuilder b(ctx, &f.def, &f);
-    for (size_t i = 0; i < parms.size(); ++i) b.register_param(parms[i], (int)i);
-    for (CXCursor ch : children(def))
-      if (clang_getCursorKind(ch) == CXCursor_CompoundStmt) f.def.body = b.stmt(ch);
+    int first = is_method ? 1 : 0;
+    for (size_t i = 0; i < parms.size(); ++i) b.register_param(parms[i], first + (int)i);
+    if (is_method) {
+      b.self_ = std::make_unique<ir::Expr>();
+      b.self_->kind = ir::Expr::Kind::ParamRef;
+      b.self_->type = *owner;
+      b.self_->index = 0;
+      b.self_->loc = f.def.loc;
+    }
+    if (is_ctor) {
+      f.def.body = construct_body(ctx, b, f, def, *owner);
+    } else {
+      for (CXCursor ch : children(def))
+        if (clang_getCursorKind(ch) == CXCursor_CompoundStmt) f.def.body = b.stmt(ch);
+    }
   }
   ctx.functions_in_progress.pop_back();
   if (ctx.diags.error_count() != errors) return -1;
@@ -192,6 +349,9 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
 
 ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   CXCursor def = clang_getCursorDefinition(fn);
+  // An implicit constructor has no definition of its own: it runs the
+  // default member initializers.
+  if (clang_Cursor_isNull(def) && clang_getCursorKind(fn) == CXCursor_Constructor) def = fn;
   if (clang_Cursor_isNull(def)) {
     ctx_.unsupported(c, "call to function '" + spelling(fn) + "' without a definition");
     return nullptr;
@@ -200,16 +360,17 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   if (index < 0) return nullptr;
   auto t = type_of(c);
   if (!t) return nullptr;
-  const ir::Function& f = ctx_.module.functions[index];
+  // A copy: building the arguments may add functions to the module.
+  const std::vector<ir::Param> params = ctx_.module.functions[index].def.params;
   auto e = std::make_unique<ir::Expr>();
   e->kind = ir::Expr::Kind::UserCall;
   e->type = *t;
   e->loc = ctx_.loc(c);
   e->index = index;
   int nargs = clang_Cursor_getNumArguments(c);
-  if (nargs != (int)f.def.params.size()) {
-    ctx_.unsupported(c, "call to '" + f.display_name + "' with " + std::to_string(nargs) + " arguments for " +
-                            std::to_string(f.def.params.size()) + " parameters");
+  if (nargs != (int)params.size()) {
+    ctx_.unsupported(c, "call to '" + ctx_.module.functions[index].display_name + "' with " + std::to_string(nargs) +
+                            " arguments for " + std::to_string(params.size()) + " parameters");
     return nullptr;
   }
   for (int i = 0; i < nargs; ++i) {
@@ -226,7 +387,7 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
       x = expr(a);
     }
     if (!x) return nullptr;
-    const ir::Param& p = f.def.params[i];
+    const ir::Param& p = params[i];
     if (p.kind == ir::Param::Kind::Value && (p.type.is_scalar() || p.type.is_vector())) {
       ir::SourceLoc loc = x->loc;
       x = convert(std::move(x), p.type, loc);
@@ -234,6 +395,96 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
     e->args.push_back(std::move(x));
   }
   return e;
+}
+
+ir::ExprPtr FunctionBuilder::self_object(CXCursor at) {
+  if (!self_) {
+    ctx_.unsupported(at, "use of 'this' outside a member function");
+    return nullptr;
+  }
+  auto e = self_->clone();
+  e->loc = ctx_.loc(at);
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
+  if (clang_CXXMethod_isVirtual(fn)) {
+    ctx_.unsupported(c, "call of virtual function '" + spelling(fn) + "'");
+    return nullptr;
+  }
+  if (clang_CXXMethod_isStatic(fn)) return user_call(c, fn);
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def)) {
+    ctx_.unsupported(c, "call to member function '" + spelling(fn) + "' without a definition");
+    return nullptr;
+  }
+  // The object: an operator's first operand, or the expression before `.f`
+  // (none: `f()` inside another member function, on *this).
+  int nargs = clang_Cursor_getNumArguments(c);
+  bool is_operator = spelling(fn).rfind("operator", 0) == 0 && nargs == clang_Cursor_getNumArguments(def) + 1;
+  ir::ExprPtr object;
+  int first_arg = 0;
+  if (is_operator) {
+    object = expr(clang_Cursor_getArgument(c, 0));
+    first_arg = 1;
+  } else {
+    CXCursor callee = clang_getNullCursor();
+    for (CXCursor ch : children(c))
+      if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) {
+        callee = ch;
+        break;
+      }
+    std::vector<CXCursor> obj;
+    if (!clang_Cursor_isNull(callee))
+      for (CXCursor ch : children(callee))
+        if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
+    if (obj.empty()) {
+      object = self_object(c);
+    } else {
+      object = expr(obj[0]);
+      // `p->f()`: the object is *p.
+      if (object && object->type.is_pointer()) {
+        ir::Type pointee = *object->type.elem;
+        object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), ctx_.loc(c));
+      }
+    }
+  }
+  if (!object) return nullptr;
+  int index = build_function(ctx_, def, c);
+  if (index < 0) return nullptr;
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  // A copy: building the arguments may add functions to the module.
+  const std::vector<ir::Param> params = ctx_.module.functions[index].def.params;
+  const std::string display = ctx_.module.functions[index].display_name;
+  auto e = std::make_unique<ir::Expr>();
+  e->kind = ir::Expr::Kind::UserCall;
+  e->type = *t;
+  e->loc = ctx_.loc(c);
+  e->index = index;
+  e->args.push_back(std::move(object));
+  for (int i = first_arg; i < nargs; ++i) {
+    auto x = expr(clang_Cursor_getArgument(c, i));
+    if (!x) return nullptr;
+    if (e->args.size() >= params.size()) break;
+    const ir::Param& p = params[e->args.size()];
+    if (p.kind == ir::Param::Kind::Value && (p.type.is_scalar() || p.type.is_vector())) {
+      ir::SourceLoc loc = x->loc;
+      x = convert(std::move(x), p.type, loc);
+    }
+    e->args.push_back(std::move(x));
+  }
+  if (e->args.size() != params.size()) {
+    ctx_.unsupported(c, "call to '" + display + "' with default arguments");
+    return nullptr;
+  }
+  return e;
+}
+
+ir::ExprPtr FunctionBuilder::constructor_call(CXCursor c, CXCursor ctor) {
+  CXCursor def = clang_getCursorDefinition(ctor);
+  if (clang_Cursor_isNull(def)) def = ctor;  // an implicit constructor: default member initializers only
+  return user_call(c, def);
 }
 
 }  // namespace mslport::front

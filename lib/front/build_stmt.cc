@@ -226,9 +226,11 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
     bool has_init = !clang_Cursor_isNull(init_c);
     // A default construction (`simdgroup_matrix<float, 8, 8> acc;`) is no
     // initialiser.
+    // A struct whose default constructor does something (a body, or default
+    // member initializers) is constructed.
     if (has_init && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
         clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor &&
-        clang_Cursor_getNumArguments(init_c) == 0)
+        clang_Cursor_getNumArguments(init_c) == 0 && !constructor_does_work(ctx_, clang_getCursorReferenced(init_c)))
       has_init = false;
     ir::AddressSpace space = storage_space(ct);
     if (space == ir::AddressSpace::Threadgroup) {

@@ -52,6 +52,15 @@ class FunctionBuilder {
   // A call to a helper function that is not a single `return`: a UserCall
   // (build_function.cc).
   ir::ExprPtr user_call(CXCursor c, CXCursor fn);
+  // `obj.f(args)`, `a + b` with a member operator, `S::f(args)`: a UserCall
+  // whose first argument is the object (build_function.cc).
+  ir::ExprPtr method_call(CXCursor c, CXCursor fn);
+  // `S s(args)`, `S(args)`, `S s;` with a constructor or default member
+  // initializers: a call of the constructor as a function returning the
+  // struct (build_function.cc).
+  ir::ExprPtr constructor_call(CXCursor c, CXCursor ctor);
+  // The object a member function works on (`*this`), or null with an error.
+  ir::ExprPtr self_object(CXCursor at);
   ir::ExprPtr simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t);
   ir::ExprPtr explicit_cast(CXCursor c);
   ir::ExprPtr compound_literal(CXCursor c);
@@ -90,6 +99,11 @@ class FunctionBuilder {
   FrontContext& ctx_;
   ir::Kernel* k_;
   const ir::Function* function_;  // set while building a helper function
+ public:
+  // In a member function: `*this` (the `self` reference parameter); in a
+  // constructor: the object being built (a local variable).
+  ir::ExprPtr self_;
+ private:
   std::map<std::string, int> params_;    // ParmDecl USR -> Kernel::params
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
@@ -111,6 +125,10 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
 // distinct definitions) and returns its index in Module::functions, or -1
 // after reporting at `call` why it cannot be built (build_function.cc).
 int build_function(FrontContext& ctx, CXCursor def, CXCursor call);
+
+// A constructor of the user's with a body or member initializers, or any
+// constructor of a struct with default member initializers.
+bool constructor_does_work(const FrontContext& ctx, CXCursor ctor);
 // True when `fn` is a Metal kernel (declared with `kernel`).
 bool is_kernel(CXCursor fn);
 
