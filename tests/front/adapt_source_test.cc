@@ -1,0 +1,108 @@
+// The source adaptations (front/adapt_source.h): what each rewrite writes,
+// that lines stay where they were, and that text in comments and string
+// literals is left alone.
+#include "front/adapt_source.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "front/metal_lexer.h"
+
+using namespace mslport::front;
+
+namespace {
+int lines(const std::string& s) { return (int)std::count(s.begin(), s.end(), '\n'); }
+
+std::string adapted(const std::string& src, const AdaptOptions& o = {}) {
+  AdaptResult r = adapt_metal_source(src, o);
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(lines(r.text), lines(src)) << r.text;
+  return r.text;
+}
+}  // namespace
+
+#define EXPECT_CONTAINS(hay, needle) EXPECT_NE((hay).find(needle), std::string::npos) << (hay)
+
+TEST(MetalLexer, CommentsStringsAndDirectives) {
+  auto l = lex_metal("// [[kernel]]\n#define A(x) x \\\n  + 1\nint s = \"[[kernel]]\"; /* kernel */ char c = '\\'';\n");
+  ASSERT_EQ(l.directive_names.size(), 1u);
+  EXPECT_EQ(l.directive_names[0], "define");
+  int in_directive = 0, kernels = 0;
+  for (auto& t : l.tokens) {
+    if (t.directive == 0) ++in_directive;
+    if (t.ident("kernel")) ++kernels;
+  }
+  EXPECT_EQ(in_directive, 9);  // # define A ( x ) x + 1: the continued line included
+  EXPECT_EQ(kernels, 0);
+}
+
+TEST(AdaptSource, KernelAttributeBecomesTheKeyword) {
+  std::string out = adapted("[[kernel]] void f(device float* o [[buffer(0)]]) {}\n");
+  EXPECT_EQ(out.substr(0, 11), "kernel void");
+  EXPECT_CONTAINS(out, "[[buffer(0)]]");  // parameter attributes stay
+}
+
+TEST(AdaptSource, HostNameAndMaxThreadsOnAPlainKernel) {
+  std::string out = adapted(
+      "[[host_name(\"scale\"), max_total_threads_per_threadgroup(256)]] kernel void f(uint i [[thread_position_in_grid]]) {\n"
+      "}\n");
+  EXPECT_CONTAINS(out, "__attribute__((annotate(\"mslport_host_name:\" \"scale\")))");
+  EXPECT_CONTAINS(out, "{ constexpr unsigned __mslport_max_total_threads = (256);");
+}
+
+TEST(AdaptSource, TemplateKernelLosesTheOpenCLKernelQualifier) {
+  std::string out = adapted(
+      "template <typename T, int N>\n"
+      "kernel void k(device T* o, uint i) {\n"
+      "  threadgroup T a[N], b[4];\n"
+      "  threadgroup T* p = a;\n"
+      "}\n");
+  EXPECT_CONTAINS(out, "__mkrn void k(");
+  EXPECT_CONTAINS(out, "typedef threadgroup T __mslport_tg_a[N], __mslport_tg_b[4];");
+  EXPECT_CONTAINS(out, "__mslport_tg_a& a = metal::__mslport_threadgroup_storage<__mslport_tg_a>();");
+  EXPECT_CONTAINS(out, "threadgroup T* p = a;");  // a pointer to threadgroup memory is no threadgroup variable
+}
+
+TEST(AdaptSource, ExplicitInstantiationsNameTheirInstance) {
+  std::string out = adapted(
+      "template [[host_name(\"k_f32\")]] kernel void k<float, 4>(device float*, uint);\n"
+      "template [[host_name(\"k_f16\")]] [[kernel]] decltype(k<half, 4>) k<half, 4>;\n"
+      "template struct Foo<float>;\n");
+  EXPECT_CONTAINS(out, "annotate(\"mslport_instance:\" \"k_f32\"))) void __MSLPORT_INSTANCE() { (void)&k<float, 4>; }");
+  EXPECT_CONTAINS(out, "annotate(\"mslport_instance:\" \"k_f16\"))) void __MSLPORT_INSTANCE() { (void)&k<half, 4>; }");
+  EXPECT_CONTAINS(out, "template struct Foo<float>;");  // not a kernel: clang's business
+}
+
+TEST(AdaptSource, InstantiationMacroIsRewrittenInItsDefinition) {
+  std::string src =
+      "#define instantiate_kernel(name, func, ...) \\\n"
+      "  template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;\n"
+      "instantiate_kernel(\"k_\" #x, k, float)\n";
+  std::string out = adapted(src);
+  EXPECT_CONTAINS(out, "annotate(\"mslport_instance:\" name))) void __MSLPORT_INSTANCE() { (void)&func<__VA_ARGS__>; }");
+  EXPECT_CONTAINS(out, " \\\n");  // the macro still continues on its second line
+}
+
+TEST(AdaptSource, FunctionConstantsTakeTheirValues) {
+  AdaptOptions o;
+  o.function_constants["use_bias"] = "true";
+  o.function_constants["1"] = "7";
+  AdaptResult r = adapt_metal_source(
+      "constant bool use_bias [[function_constant(0)]];\n"
+      "constant int width [[function_constant(1)]];\n"
+      "constant float gain [[function_constant(2)]];\n",
+      o);
+  EXPECT_CONTAINS(r.text, "constant bool use_bias = (true); constant bool __mslport_fc_defined_use_bias = true;");
+  EXPECT_CONTAINS(r.text, "constant int width = (7); constant bool __mslport_fc_defined_width = true;");
+  EXPECT_CONTAINS(r.text, "constant float gain = {}; constant bool __mslport_fc_defined_gain = false;");
+  EXPECT_EQ(r.function_constants.at("gain"), 2);
+  EXPECT_FALSE(r.function_constant_defined.at("gain"));
+}
+
+TEST(AdaptSource, NothingToDoLeavesTheTextAlone) {
+  std::string src = "kernel void k(device float* o [[buffer(0)]]) { o[0] = 1.0f; } // [[kernel]]\n";
+  AdaptResult r = adapt_metal_source(src);
+  EXPECT_FALSE(r.changed);
+  EXPECT_EQ(r.text, src);
+}

@@ -1,0 +1,162 @@
+// passes::inline_functions on small kernels: the shape of what it leaves
+// (results, flags, evaluation order); the feature kernels of metal_src/ run
+// the same constructs against golden outputs on both targets.
+#include "passes/inline_functions.h"
+
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "pass_test_util.h"
+#include "passes/lower_execution_model.h"
+
+using namespace mslport;
+using namespace mslport::testing;
+using ir::Expr;
+using ir::Stmt;
+
+namespace {
+
+ir::Module inlined(const std::string& src) {
+  auto m = parse_or_die(src);
+  DiagEngine diags;
+  EXPECT_TRUE(passes::inline_functions(m, diags));
+  EXPECT_FALSE(diags.has_errors());
+  EXPECT_TRUE(ir::verify_module(m, diags)) << (diags.diagnostics().empty() ? "" : diags.diagnostics()[0].message);
+  for (auto& k : m.kernels) EXPECT_EQ(count_exprs(*k.body, Expr::Kind::UserCall), 0) << ir::print_kernel(m, k);
+  return m;
+}
+
+std::string text(const ir::Module& m) { return ir::print_kernel(m, m.kernels[0]); }
+
+}  // namespace
+
+TEST(InlineFunctions, ReturnsInTailPositionBecomeAssignments) {
+  auto m = inlined(R"(
+float sign_of(float v) {
+  if (v < 0.0f) return -1.0f;
+  if (v > 0.0f) return 1.0f;
+  return 0.0f;
+}
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) { o[i] = sign_of(o[i]); }
+)");
+  const auto& k = m.kernels[0];
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Return), 0);
+  EXPECT_LT(find_var(k, "sign_of_result"), (int)k.vars.size());
+  EXPECT_EQ(find_var(k, "sign_of_returned"), -1) << text(m);  // no flag needed
+  EXPECT_HAS(text(m), "{  // inlined: sign_of");
+  EXPECT_HAS(text(m), "o[i] = sign_of_result");
+}
+
+TEST(InlineFunctions, ReturnInsideLoopSetsFlagAndBreaks) {
+  auto m = inlined(R"(
+uint first_positive(device const float* v, uint n) {
+  for (uint j = 0; j < n; ++j) {
+    if (v[j] > 0.0f) return j;
+  }
+  return n;
+}
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) { o[i] = float(first_positive(o, 8)); }
+)");
+  const auto& k = m.kernels[0];
+  EXPECT_GE(find_var(k, "first_positive_returned"), 0) << text(m);
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Break), 1);
+  // The return after the loop only runs when the loop did not return.
+  EXPECT_HAS(text(m), "if (!first_positive_returned)");
+}
+
+TEST(InlineFunctions, OutParametersWriteTheCallersVariables) {
+  auto m = inlined(R"(
+void split(float a, thread float& whole, thread float& frac) { whole = floor(a); frac = a - whole; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float w, f;
+  split(o[i], w, f);
+  o[i] = w + f;
+}
+)");
+  EXPECT_HAS(text(m), "w = floor(a)");
+  EXPECT_HAS(text(m), "f = a - w");
+}
+
+TEST(InlineFunctions, ReferenceArgumentWithSideEffectsIsEvaluatedOnce) {
+  auto m = inlined(R"(
+void bump(thread float& v) { v += 1.0f; v += 2.0f; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  uint j = 0;
+  bump(a[j++]);
+  o[i] = a[0] + float(j);
+}
+)");
+  const auto& k = m.kernels[0];
+  int increments = 0;
+  ir::walk_stmt_exprs(*k.body, [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::PostInc) ++increments;
+    return true;
+  });
+  EXPECT_EQ(increments, 1) << text(m);
+  EXPECT_HAS(text(m), "%v_ref: thread float* = &a[j++]");
+}
+
+TEST(InlineFunctions, CallUnderShortCircuitRunsOnlyWhenItsOperandIsEvaluated) {
+  auto m = inlined(R"(
+bool big(float v) { float w = v * 2.0f; return w > 10.0f; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  o[i] = (o[i] > 0.0f && big(o[i])) ? 1.0f : 0.0f;
+}
+)");
+  // bool t = o[i] > 0; if (t) { ...big...; t = big_result; }
+  EXPECT_HAS(text(m), "%mslport_cond: bool = o[i] > 0.0f");
+  EXPECT_HAS(text(m), "if (mslport_cond) {");
+}
+
+TEST(InlineFunctions, CallInLoopConditionRunsBeforeEveryIteration) {
+  auto m = inlined(R"(
+bool more(float v) { float h = v; return h >= 2.0f; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float m = o[i];
+  while (more(m)) { m *= 0.5f; }
+  o[i] = m;
+}
+)");
+  EXPECT_HAS(text(m), "while (true) {");
+  EXPECT_HAS(text(m), "if (!more_result) {");
+}
+
+TEST(InlineFunctions, HelpersCallingHelpersAreInlinedToTheEnd) {
+  auto m = inlined(R"(
+float sq(float v) { float r = v * v; return r; }
+float sum_sq(float a, float b) { float s = sq(a); s += sq(b); return s; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) { o[i] = sum_sq(o[i], 2.0f); }
+)");
+  EXPECT_HAS(text(m), "// inlined: sum_sq");
+  EXPECT_HAS(text(m), "// inlined: sq");
+}
+
+TEST(InlineFunctions, BarrierInHelperIsLoweredLikeOneInTheKernel) {
+  auto m = inlined(R"(
+float exchange(threadgroup float* buf, float v, uint lid) {
+  buf[lid] = v;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  return buf[lid ^ 1];
+}
+kernel void k(device float* o [[buffer(0)]], uint lid [[thread_position_in_threadgroup]]) {
+  threadgroup float buf[64];
+  o[lid] = exchange(buf, o[lid], lid);
+}
+)");
+  auto& k = m.kernels[0];
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Barrier), 1);
+  DiagEngine diags;
+  EXPECT_TRUE(passes::lower_execution_model(m, k, diags));
+}
+
+TEST(InlineFunctions, BarrierInHelperCalledFromDivergentCodeIsDiagnosed) {
+  auto m = inlined(R"(
+void sync_all() { threadgroup_barrier(mem_flags::mem_threadgroup); }
+kernel void k(device float* o [[buffer(0)]], uint lid [[thread_position_in_threadgroup]]) {
+  if (lid < 4u) { sync_all(); }
+}
+)");
+  DiagEngine diags;
+  EXPECT_FALSE(passes::lower_execution_model(m, m.kernels[0], diags));
+  ASSERT_TRUE(diags.has_errors());
+}
