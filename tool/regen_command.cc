@@ -39,7 +39,7 @@ std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::s
       out[i].first = translate_file(sources[i], Target::All, options, diags, &out[i].second);
       std::ostringstream os;
       diags.print_all(os);
-      report_skipped(out[i].second, options, /*always=*/false, os);
+      report_skipped(out[i].second, options, /*always=*/out[i].first, os);
       (*diag_text)[i] = os.str();
       size_t n = ++done;
       if (tty) {

@@ -17,7 +17,7 @@ int run_translate(const std::string& file, const std::string& target, const std:
   Target tg = target == "opencl" ? Target::OpenCL : Target::OpenMP;
   bool ok = translate_file(file, tg, options, diags, &t);
   diags.print_all(std::cerr);
-  report_skipped(t, options, /*always=*/false, std::cerr);
+  report_skipped(t, options, /*always=*/ok, std::cerr);
   if (!ok) return 1;
   if (tg == Target::OpenMP) {
     if (output.empty() || output == "-") {

@@ -25,12 +25,14 @@ class Adapter {
 
   AdaptResult run() {
     explicit_instantiations();
+    address_space_method_qualifiers();
     function_constants();
     kernel_attribute_lists();
     template_kernel_keywords();
     AdaptResult r;
     r.function_constants = function_constants_;
     r.function_constant_defined = function_constant_defined_;
+    r.warnings = warnings_;
     r.errors = errors_;
     if (edits_.empty()) {
       r.text = src_;
@@ -241,6 +243,19 @@ class Adapter {
     }
   }
 
+  // `S(U x) constant : ...` and `f() constant`: a member function for objects
+  // in the constant space. The shim's `constant` is `__constant const`, and
+  // const is no qualifier a constructor may have: only the space is meant.
+  void address_space_method_qualifiers() {
+    for (size_t i = 1; i < t_.size(); ++i) {
+      if (!punct(i - 1, ")") || !same_unit(i - 1, i) || covered(t_[i].begin)) continue;
+      if (t_[i].ident("constant")) replace(t_[i].begin, t_[i].end, "__constant", false);
+      // `thread` is Metal's default space for objects: unqualified, the member
+      // also serves the temporaries clang gives no space of their own.
+      if (t_[i].ident("thread")) replace(t_[i].begin, t_[i].end, "      ", false);
+    }
+  }
+
   // constant T name [[function_constant(i)]];
   void function_constants() {
     for (size_t i = 0; i + 1 < t_.size(); ++i) {
@@ -349,7 +364,24 @@ class Adapter {
       if (punct(q, "<")) ++angle;
       if (punct(q, ">")) --angle;
       if (punct(q, ">>")) angle -= 2;
-      if (angle == 0 && (punct(q, "*") || punct(q, "&") || punct(q, "="))) return;  // pointer, reference, initializer
+      if (angle == 0 && (punct(q, "*") || punct(q, "&"))) return;  // a pointer or reference to threadgroup memory
+      if (angle == 0 && punct(q, "=")) {
+        // An initializer: threadgroup memory has no initial value in a port
+        // (which thread would write it?), so it is left out, with a warning.
+        warnings_.push_back({t_[q].line, "the initializer of a threadgroup variable is ignored: initialize it "
+                                         "explicitly (and put a barrier after)"});
+        size_t e = q;
+        while (e < semi && !(punct(e, ",") && angle == 0)) {
+          if (punct(e, "{") || punct(e, "(") || punct(e, "[")) e = matching_close(t_, e);
+          ++e;
+        }
+        if (last_ident == std::string::npos) return;
+        if (type_end == std::string::npos) type_end = last_ident;
+        decls.push_back({last_ident, q});
+        last_ident = std::string::npos;
+        q = e < semi ? e + 1 : semi;
+        continue;
+      }
       if (t.kind == LexToken::Kind::Identifier) last_ident = q;
       if (angle == 0 && (punct(q, "[") || punct(q, ","))) {
         if (last_ident == std::string::npos) return;
@@ -385,7 +417,7 @@ class Adapter {
   std::vector<Edit> edits_;
   std::map<std::string, int> function_constants_;
   std::map<std::string, bool> function_constant_defined_;
-  std::vector<std::pair<int, std::string>> errors_;
+  std::vector<std::pair<int, std::string>> errors_, warnings_;
 };
 
 }  // namespace

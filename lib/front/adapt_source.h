@@ -24,6 +24,9 @@
 //    attributes there and cannot instantiate a kernel, so each becomes a
 //    function that takes the instance's address (which instantiates it),
 //    annotated `mslport_instance:X`; the front end builds the kernel from it.
+//  * `constant` after a member function's parameter list (`S(U x) constant`)
+//    is the address space of the object only: `__constant`, not the shim's
+//    `__constant const` (a constructor cannot be const).
 //  * Function constants `constant T name [[function_constant(i)]];` take the
 //    value given for `name` (or index i): `constant T name = VALUE;`, and
 //    `is_function_constant_defined(name)` reads a companion constant
@@ -50,8 +53,8 @@ struct AdaptResult {
   // each was given a value.
   std::map<std::string, int> function_constants;
   std::map<std::string, bool> function_constant_defined;
-  // Errors found while adapting: line and message.
-  std::vector<std::pair<int, std::string>> errors;
+  // Errors and warnings found while adapting: line and message.
+  std::vector<std::pair<int, std::string>> errors, warnings;
 };
 
 AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options = {});

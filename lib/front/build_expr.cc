@@ -129,6 +129,12 @@ std::optional<ir::Type> FunctionBuilder::type_of(CXCursor c) {
 
 ir::ExprPtr FunctionBuilder::convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc) {
   if (!e || e->type == t) return e;
+  // A null pointer constant takes the pointer type it converts to.
+  if (e->kind == ir::Expr::Kind::IntLit && e->int_value == 0 && t.is_pointer() &&
+      (e->type.is_pointer() || e->type.is_scalar())) {
+    e->type = t;
+    return e;
+  }
   // An integer literal converted to another integer type is that type's
   // literal (`uint x = 0;` gives 0u rather than cast<uint>(0)).
   if (e->kind == ir::Expr::Kind::IntLit && e->type.is_scalar() && t.is_scalar() && t.scalar != ir::ScalarKind::Bool &&
@@ -263,6 +269,9 @@ ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
     case CXCursor_CXXConstCastExpr: return explicit_cast(c);
     case CXCursor_CXXReinterpretCastExpr: ctx_.unsupported(c, "reinterpret_cast (use as_type)"); return nullptr;
     case CXCursor_CompoundLiteralExpr: return compound_literal(c);
+    case CXCursor_CXXNullPtrLiteralExpr:  // a null pointer, typed by the conversion around it
+      return ir::make_int(ir::Type::pointer_to(ir::Type::void_type(), ir::AddressSpace::Private, false), 0,
+                          ctx_.loc(c));
     case CXCursor_CXXThisExpr: {
       auto self = self_object(c);
       auto t = type_of(c);
@@ -360,6 +369,13 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       if (!t) return nullptr;
       auto e = make(ir::Expr::Kind::ParamRef, *t, ctx_.loc(c));
       e->index = it->second;
+      if (k_ && it->second < (int)k_->params.size() && k_->params[it->second].kind == ir::Param::Kind::Builtin)
+        e->type = k_->params[it->second].type;
+      if (auto q = quad_params_.find(it->second); q != quad_params_.end()) {
+        ir::Type pt = e->type;
+        e = ir::make_binary(q->second, pt, std::move(e), ir::make_int(pt, 4, ctx_.loc(c)), ctx_.loc(c));
+      }
+      if (auto n = narrow_params_.find(it->second); n != narrow_params_.end()) e = convert(std::move(e), n->second, ctx_.loc(c));
       return e;
     }
     case CXCursor_VarDecl: {
@@ -555,6 +571,26 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     auto b = expr(arg_cursors[1]);
     if (!a || !b) return nullptr;
     return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
+  }
+  if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "operator[]" &&
+      spelling(clang_getCursorSemanticParent(fn)) == "array" && nargs == 2) {
+    // metal::array<T, N>: a[i] is an element of its __elems.
+    auto object = expr(arg_cursors[0]);
+    auto idx = expr(arg_cursors[1]);
+    auto t = type_of(c);
+    if (!object || !idx || !t) return nullptr;
+    if (object->type.is_pointer()) {
+      ir::Type pointee = *object->type.elem;
+      object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), ctx_.loc(c));
+    }
+    const ir::StructDef& sd = ctx_.module.structs[object->type.struct_index];
+    auto elems = make(ir::Expr::Kind::Member, sd.fields[0].type, ctx_.loc(c));
+    elems->index = 0;
+    elems->args.push_back(std::move(object));
+    auto e = make(ir::Expr::Kind::Index, *t, ctx_.loc(c));
+    e->args.push_back(std::move(elems));
+    e->args.push_back(std::move(idx));
+    return e;
   }
   if (fk != CXCursor_FunctionDecl) {
     // A constant expression (numeric_limits<T>::max(), a constexpr member)

@@ -144,6 +144,9 @@ bool build_helper_params(FrontContext& ctx, CXCursor def, ir::Kernel& fd, std::v
         ok = false;
         t = ir::Type::void_type();
       }
+      // An array parameter is a pointer to its first element (C's rule):
+      // the function writes the caller's array.
+      if (t->is_array()) *t = ir::Type::pointer_to(*t->elem, ir::AddressSpace::Private, false);
       p.kind = ir::Param::Kind::Value;
       p.type = *t;
     }

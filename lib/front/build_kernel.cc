@@ -1,6 +1,7 @@
 // Kernels: parameters (address space + recovered attributes -> Param::Kind),
 // Metal's implicit buffer indices, the body, and the static threadgroup
 // memory limit.
+#include <map>
 #include <set>
 
 #include "front/attributes.h"
@@ -26,7 +27,9 @@ bool scalar_only_builtin(ir::BuiltinId b) {
     case ir::BuiltinId::ThreadIndexInSimdgroup:
     case ir::BuiltinId::SimdgroupIndexInThreadgroup:
     case ir::BuiltinId::ThreadsPerSimdgroup:
-    case ir::BuiltinId::SimdgroupsPerThreadgroup: return true;
+    case ir::BuiltinId::SimdgroupsPerThreadgroup:
+    case ir::BuiltinId::QuadgroupIndexInThreadgroup:
+    case ir::BuiltinId::ThreadIndexInQuadgroup: return true;
     default: return false;
   }
 }
@@ -40,6 +43,61 @@ bool valid_builtin_type(ir::BuiltinId b, const ir::Type& t) {
 
 bool is_buffer_kind(ir::Param::Kind k) {
   return k == ir::Param::Kind::Buffer || k == ir::Param::Kind::ConstantRef || k == ir::Param::Kind::ConstantValue;
+}
+
+// A kernel parameter is a local copy in Metal (`d += offset;` moves a
+// buffer pointer): a parameter the body assigns becomes a variable
+// initialised from it, so the backends keep seeing parameters as values.
+void localize_written_params(ir::Kernel& k) {
+  std::set<int> written;
+  auto root_param = [](const ir::Expr* e) {
+    while (e && (e->kind == ir::Expr::Kind::Member || e->kind == ir::Expr::Kind::Swizzle ||
+                 (e->kind == ir::Expr::Kind::Index && e->args[0]->type.is_vector())))
+      e = e->args[0].get();
+    return e && e->kind == ir::Expr::Kind::ParamRef ? e->index : -1;
+  };
+  ir::walk_stmt_exprs(*k.body, [&](const ir::Expr& e) {
+    if (ir::writes_operand(e) && !e.args.empty()) {
+      int p = root_param(e.args[0].get());
+      if (p >= 0) written.insert(p);
+    }
+    if (e.kind == ir::Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf) {
+      int p = root_param(e.args[0].get());
+      if (p >= 0) written.insert(p);
+    }
+    return true;
+  });
+  if (written.empty()) return;
+  std::map<int, int> var_of;
+  std::vector<ir::StmtPtr> decls;
+  for (int p : written) {
+    const ir::Param& param = k.params[p];
+    ir::Type t = param.type;
+    // A constant reference parameter is an object in the constant space:
+    // writing it is clang's error, so only values and pointers get here.
+    int v = ir::add_var(k, param.name + "_local", t, param.loc);
+    auto ref = std::make_unique<ir::Expr>();
+    ref->kind = ir::Expr::Kind::ParamRef;
+    ref->type = t;
+    ref->index = p;
+    ref->loc = param.loc;
+    decls.push_back(ir::make_decl(v, std::move(ref), param.loc));
+    var_of[p] = v;
+  }
+  ir::walk_stmts_mut(*k.body, [&](ir::Stmt& s) {
+    for (ir::ExprPtr* e : {&s.expr, &s.step})
+      if (*e)
+        ir::walk_exprs_mut(**e, [&](ir::Expr& x) {
+          if (x.kind == ir::Expr::Kind::ParamRef && var_of.count(x.index)) {
+            x.kind = ir::Expr::Kind::VarRef;
+            x.index = var_of.at(x.index);
+          }
+          return true;
+        });
+    return true;
+  });
+  k.body->stmts.insert(k.body->stmts.begin(), std::make_move_iterator(decls.begin()),
+                       std::make_move_iterator(decls.end()));
 }
 
 }  // namespace
@@ -150,6 +208,21 @@ bool FunctionBuilder::build_params(CXCursor fn) {
           fail(p.loc, "[[" + std::string(ir::builtin_attr_name(*builtin)) + "]] parameter '" + p.name +
                           "' cannot have type '" + ir::type_name(ctx_.module, *t) + "'");
         if (buffer_idx || tg_idx) fail(p.loc, "parameter '" + p.name + "' has both a builtin and an index attribute");
+        // Positions and counts come as uint; a parameter declared ushort
+        // (vectors too) is that value converted where it is used.
+        if (p.type.scalar == ir::ScalarKind::UShort) {
+          narrow_params_[(int)k_->params.size()] = p.type;
+          p.type.scalar = ir::ScalarKind::UInt;
+        }
+        // A quad-group position is thread_index_in_threadgroup / 4 or % 4:
+        // the parameter carries the thread index, its uses the division.
+        if (*builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup || *builtin == ir::BuiltinId::ThreadIndexInQuadgroup) {
+          quad_params_[(int)k_->params.size()] = *builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup
+                                                      ? ir::BinaryOp::Div
+                                                      : ir::BinaryOp::Rem;
+          p.builtin = ir::BuiltinId::ThreadIndexInThreadgroup;
+          p.name += "_thread_index";
+        }
       } else if (buffer_idx) {
         p.kind = ir::Param::Kind::ConstantValue;
         p.type = *t;
@@ -212,6 +285,7 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
   for (CXCursor ch : children(fn))
     if (clang_getCursorKind(ch) == CXCursor_CompoundStmt) k.body = b.stmt(ch);
   if (!k.body) k.body = ir::make_block({}, k.loc);
+  localize_written_params(k);
 
   // Static threadgroup memory (the kernel's own `threadgroup T a[N];`).
   int bytes = 0;

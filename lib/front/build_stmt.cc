@@ -136,6 +136,11 @@ void FunctionBuilder::stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out) {
     // threadgroup_barrier / simdgroup_barrier are statements in the IR.
     if (kind == CXCursor_CallExpr) {
       CXCursor fn = clang_getCursorReferenced(c);
+      // Shader logging (<metal_logging>) has no stream in a port: the call
+      // is left out.
+      if (clang_getCursorKind(fn) == CXCursor_CXXMethod && ctx_.in_shim(fn) &&
+          spelling(clang_getCursorSemanticParent(fn)) == "os_log")
+        return;
       if (clang_getCursorKind(fn) == CXCursor_FunctionDecl) {
         Callee callee = classify_callee(ctx_, fn);
         if (callee.kind == Callee::Kind::ThreadgroupBarrier || callee.kind == Callee::Kind::SimdgroupBarrier) {
@@ -236,10 +241,9 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
     if (space == ir::AddressSpace::Threadgroup) {
       // `threadgroup float a[N];` in a kernel: static threadgroup storage,
       // hoisted to Kernel::tg_allocs; its declaration statement disappears.
-      if (has_init) {
-        ctx_.error(v, "threadgroup variable '" + name + "' cannot have an initializer");
-        continue;
-      }
+      if (has_init)
+        ctx_.diags.warning(ctx_.loc(v), "the initializer of threadgroup variable '" + name +
+                                            "' is ignored: initialize it explicitly (and put a barrier after)");
       k_->tg_allocs.push_back(ir::TgAlloc{unique_name(*k_, name), *t, loc});
       tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
       continue;

@@ -105,6 +105,12 @@ class FunctionBuilder {
   ir::ExprPtr self_;
  private:
   std::map<std::string, int> params_;    // ParmDecl USR -> Kernel::params
+  // Quad-group builtins: parameter (holding thread_index_in_threadgroup)
+  // -> the operation by 4 its uses apply.
+  std::map<int, ir::BinaryOp> quad_params_;
+  // Builtin parameters declared ushort(N): materialised as uint(N), read
+  // through a conversion to the declared type.
+  std::map<int, ir::Type> narrow_params_;
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
   std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars

@@ -30,6 +30,13 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     else break;
   }
   bool in_metal = !ns.empty() && ns.back() == "metal" && ctx.in_shim(fn);
+  // Apple's __metal_* builtins are forwarding helpers in the shim: inlined
+  // like the user's own.
+  if (in_metal && name.rfind("__metal_", 0) == 0) {
+    c.kind = Callee::Kind::User;
+    c.name = name;
+    return c;
+  }
   if (!in_metal) {
     c.kind = ctx.in_shim(fn) ? Callee::Kind::OtherMetal : Callee::Kind::User;
     c.name = name;

@@ -8,6 +8,7 @@
 #include <clang-c/Index.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <tuple>
 #include <fstream>
@@ -69,6 +70,35 @@ std::string usr_of(CXCursor decl) {
 
 namespace {
 
+// clang speaks of the language it parses (C++ for OpenCL, with the shim's
+// spellings); the user wrote Metal.
+std::string metal_spelling(std::string msg) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"in C++ for OpenCL", "in Metal"}, {"in OpenCL", "in Metal"},
+      {"__global ", "device "},          {"__local ", "threadgroup "},
+      {"__constant ", "constant "},      {"__private ", ""},
+      {"__generic ", ""},                {" __global", " device"},
+      {" __local", " threadgroup"},      {" __constant", " constant"},
+      {" __private", ""},                {"__bf16", "bfloat"},
+      {"__mkrn", "kernel"},              {"local__mslport_kw", "local"},
+      {"global__mslport_kw", "global"},
+  };
+  for (auto& [from, to] : kWords)
+    for (size_t p; (p = msg.find(from)) != std::string::npos;) msg.replace(p, std::strlen(from), to);
+  // `float __attribute__((ext_vector_type(4)))` is float4.
+  const std::string ev = " __attribute__((ext_vector_type(";
+  for (size_t p; (p = msg.find(ev)) != std::string::npos;) {
+    size_t close = msg.find(")))", p);
+    if (close == std::string::npos) break;
+    std::string n = msg.substr(p + ev.size(), close - p - ev.size());
+    msg.replace(p, close + 3 - p, n);
+  }
+  return msg;
+}
+
+// Keys of ctx.bad_functions for type aliases clang could not form.
+constexpr const char* kUnusableAliasPrefix = "alias:";
+
 // The USR of the function (template) whose body holds `where`, when it is
 // declared at program scope; "" otherwise.
 std::string enclosing_function_usr(FrontContext& ctx, CXSourceLocation where) {
@@ -78,6 +108,10 @@ std::string enclosing_function_usr(FrontContext& ctx, CXSourceLocation where) {
     CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
     if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) found = usr_of(c);
+    // A type alias that clang cannot form (its uses fail where they are).
+    if ((k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) &&
+        clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit)
+      return std::string(kUnusableAliasPrefix) + usr_of(c);
     if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate ||
         k == CXCursor_CXXMethod || k == CXCursor_Constructor)
       return "";  // a type's members belong to every kernel that uses the type
@@ -110,9 +144,13 @@ int pass_through_diagnostics(FrontContext& ctx) {
       clang_disposeDiagnostic(d);
       continue;
     }
-    // clang speaks of the language it parses; the user wrote Metal.
-    for (const std::string from : {"in C++ for OpenCL", "in OpenCL"})
-      if (size_t p = msg.find(from); p != std::string::npos) msg.replace(p, from.size(), "in Metal");
+    msg = metal_spelling(msg);
+    // A static_assert clang cannot evaluate (a constexpr operator on half,
+    // say) checks nothing mslport translates: it is no reason to stop.
+    if (is_error && msg == "static assertion expression is not an integral constant expression") {
+      is_error = false;
+      msg = "static_assert not evaluated (its expression is no constant expression for mslport's parser)";
+    }
     CXSourceLocation where = clang_getDiagnosticLocation(d);
     if (ctx.in_shim(expansion_pos(where).file)) {
       bool found = false;
@@ -220,6 +258,26 @@ bool has_annotation(CXCursor c, const std::string& prefix, std::string* rest) {
 // `__mslport_instance_N() { (void)&k<T>; }` (adapt_source.h): the kernel is
 // the template instance it names.
 void build_instance(FrontContext& ctx, CXCursor fn, const std::string& host_name) {
+  // A failed instance costs that kernel only (partial translation).
+  auto fail = [&](const std::string& name, std::vector<Diagnostic> reasons) {
+    if (ctx.skipped) {
+      ctx.skipped->push_back(SkippedKernel{name, ctx.loc(fn), std::move(reasons)});
+      return;
+    }
+    for (auto& d : reasons) ctx.diags.report(d.severity, d.loc, d.message);
+  };
+  std::string label = host_name.empty() ? "<instance at line " + std::to_string(ctx.loc(fn).line) + ">" : host_name;
+  if (const auto* errs = function_errors(ctx, fn)) {
+    // clang could not instantiate it; a function given as a template
+    // argument is the usual reason (clang's OpenCL mode cannot match it).
+    std::vector<Diagnostic> reasons = *errs;
+    for (auto& d : reasons)
+      if (d.message.find("invalid explicitly-specified argument") != std::string::npos ||
+          d.message.find("address of overloaded function") != std::string::npos)
+        d.message += " (a function as a template argument is not supported yet)";
+    fail(label, std::move(reasons));
+    return;
+  }
   CXCursor instance = clang_getNullCursor();
   clang_visitChildren(
       fn,
@@ -231,18 +289,21 @@ void build_instance(FrontContext& ctx, CXCursor fn, const std::string& host_name
         return CXChildVisit_Recurse;
       },
       &instance);
+  auto reason = [&](const std::string& msg) {
+    return std::vector<Diagnostic>{Diagnostic{Severity::Error, ctx.loc(fn), msg}};
+  };
   if (clang_Cursor_isNull(instance) || clang_getCursorKind(instance) != CXCursor_FunctionDecl) {
-    ctx.error(fn, "explicit instantiation does not name a kernel template instance");
+    fail(label, reason("explicit instantiation does not name a kernel template instance"));
     return;
   }
   if (!is_kernel(instance)) {
-    ctx.error(fn, "explicit instantiation with [[host_name]] of '" + spelling(instance) + "', which is not a kernel");
+    fail(label, reason("explicit instantiation with [[host_name]] of '" + spelling(instance) + "', which is not a kernel"));
     return;
   }
   CXCursor def = clang_getCursorDefinition(instance);
   if (clang_Cursor_isNull(def)) {
-    ctx.error(fn, "kernel template instance '" + spelling(instance) + template_args_text(instance) +
-                      "' has no definition");
+    fail(label, reason("kernel template instance '" + spelling(instance) + template_args_text(instance) +
+                       "' has no definition"));
     return;
   }
   std::string name = host_name.empty() ? mangled_name(spelling(def), template_args_text(def)) : host_name;
@@ -377,6 +438,7 @@ void collect_user_files(FrontContext& ctx, const ParseOptions& options, std::vec
         }
         AdaptResult a = adapt_metal_source(sf.text, adapt);
         for (auto& [line, msg] : a.errors) ctx.error(ir::SourceLoc{sf.path, line, 1}, msg);
+        for (auto& [line, msg] : a.warnings) ctx.diags.warning(ir::SourceLoc{sf.path, line, 1}, msg);
         for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
         for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
         sf.text = std::move(a.text);
@@ -410,6 +472,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     PhaseTimer timer("front end: source adaptation");
     AdaptResult a = adapt_metal_source(text, adapt);
     for (auto& [line, msg] : a.errors) diags.error(ir::SourceLoc{path, line, 1}, msg);
+    for (auto& [line, msg] : a.warnings) diags.warning(ir::SourceLoc{path, line, 1}, msg);
     for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
     for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
     files.push_back(SourceFile{path, std::move(a.text)});
@@ -422,8 +485,14 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // declarations (exp, max, ...) from clashing with namespace metal.
   // Metal has no double: -cl-single-precision-constant makes unsuffixed
   // literals (`0.5`) take part in float arithmetic, as in Metal.
+  // -ferror-limit=0: partial translation wants every error, not the first
+  // 20. Function constants without a value read as 0 in the parse, where
+  // clang's division-by-zero warnings are noise.
   std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-Wno-unknown-attributes",
-                                   "-cl-single-precision-constant"};
+                                   "-cl-single-precision-constant", "-Xclang", "-cl-ext=+__cl_clang_function_pointers",
+                                   "-ferror-limit=0", "-Wno-division-by-zero",
+                                   // `const constant T` is `const __constant const T` with the shim's constant
+                                   "-Wno-duplicate-decl-specifier"};
   for (auto& d : options.include_dirs) {
     args.push_back("-I");
     args.push_back(d);
@@ -431,6 +500,10 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   args.push_back("-I");
   args.push_back(shim);
   for (const char* m : kPredefinedMacros) args.push_back(std::string("-D") + m);
+  // Metal's scalar and vector types, and its keywords, exist before any
+  // #include (a header may use int32_t before including <metal_stdlib>).
+  args.push_back("-include");
+  args.push_back((std::filesystem::path(shim) / "metal_stdlib").string());
   for (auto& d : options.defines) args.push_back("-D" + d);
   for (auto& u : options.undefines) args.push_back("-U" + u);
   for (auto& a : options.extra_args) args.push_back(a);
@@ -464,6 +537,10 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     PhaseTimer timer("front end: AST walk to IR");
     if (pass_through_diagnostics(ctx) == 0) {
       build_scope(ctx, clang_getTranslationUnitCursor(tu));
+      // Aliases that could not be formed cost only what uses them; say so.
+      for (auto& [key, errs] : ctx.bad_functions)
+        if (key.rfind(kUnusableAliasPrefix, 0) == 0)
+          for (auto& d : errs) diags.warning(d.loc, d.message + " (this type alias is left out)");
     } else {
       // The file fails as a whole: the errors held back for partial
       // translation are errors too.

@@ -82,6 +82,8 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
     return std::nullopt;
   };
   if (c.kind == CXType_Void) return ir::Type::void_type();
+  // Metal has no double: an unsuffixed literal (`1.0 / x`) is a float there.
+  if (c.kind == CXType_Double) return ir::Type::scalar_of(ir::ScalarKind::Float);
   if (auto k = scalar_of(c)) return ir::Type::scalar_of(*k);
   switch (c.kind) {
     case CXType_ExtVector: {
@@ -138,7 +140,10 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   std::string usr = usr_of(decl);
   if (auto it = ctx.struct_by_usr.find(usr); it != ctx.struct_by_usr.end()) return it->second;
   CXCursorKind kind = clang_getCursorKind(decl);
-  if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl) || ctx.in_shim(decl)) {
+  // The shim's structs are Metal's own types, with IR forms of their own;
+  // metal::array<T, N> is an ordinary struct holding T[N].
+  bool shim_array = ctx.in_shim(decl) && spelling(decl) == "array";
+  if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl) || (ctx.in_shim(decl) && !shim_array)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
     return std::nullopt;
   }
@@ -186,6 +191,12 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
     def_ir.fields.push_back(ir::StructField{spelling(f), *ft, offset});
     offset += ir::type_size(ctx.module, *ft);
     if (a > align) align = a;
+  }
+  // An empty struct (a functor, a holder of static members) still has one
+  // byte, as in C++: a field makes both targets agree on that.
+  if (def_ir.fields.empty()) {
+    def_ir.fields.push_back(ir::StructField{"mslport_empty", ir::Type::scalar_of(ir::ScalarKind::UChar), 0});
+    offset = 1;
   }
   def_ir.align = align;
   def_ir.size = align_up(offset, align);

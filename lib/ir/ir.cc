@@ -88,6 +88,8 @@ static const struct { BuiltinId id; const char* name; } kBuiltins[] = {
     {BuiltinId::DispatchThreadsPerThreadgroup, "dispatch_threads_per_threadgroup"},
     {BuiltinId::GridOrigin, "grid_origin"},
     {BuiltinId::GridSize, "grid_size"},
+    {BuiltinId::QuadgroupIndexInThreadgroup, "quadgroup_index_in_threadgroup"},
+    {BuiltinId::ThreadIndexInQuadgroup, "thread_index_in_quadgroup"},
 };
 const char* builtin_attr_name(BuiltinId b) {
   for (auto& e : kBuiltins) if (e.id == b) return e.name;

@@ -103,6 +103,10 @@ enum class BuiltinId {
   DispatchThreadsPerThreadgroup, // [[dispatch_threads_per_threadgroup]]
   GridOrigin,                    // [[grid_origin]]
   GridSize,                      // [[grid_size]]
+  // Quad-groups are the 4-thread runs of a SIMD group. The front end turns
+  // these two into thread_index_in_threadgroup / 4 and % 4; no IR uses them.
+  QuadgroupIndexInThreadgroup,   // [[quadgroup_index_in_threadgroup]]
+  ThreadIndexInQuadgroup,        // [[thread_index_in_quadgroup]]
 };
 const char* builtin_attr_name(BuiltinId b);  // "thread_position_in_grid"
 std::optional<BuiltinId> builtin_from_attr(const std::string& attr);

@@ -24,8 +24,9 @@ struct Verifier {
       case Expr::Kind::TgAllocRef:  // `threadgroup float x;`
         return true;
       case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref;
-      case Expr::Kind::ParamRef:  // a helper's reference parameter names the caller's object
-        return e.index >= 0 && e.index < (int)k.params.size() && k.params[e.index].kind == Param::Kind::Reference;
+      case Expr::Kind::ParamRef:  // a helper's parameters: the caller's object, or the helper's own copy
+        return e.index >= 0 && e.index < (int)k.params.size() &&
+               (k.params[e.index].kind == Param::Kind::Reference || k.params[e.index].kind == Param::Kind::Value);
       default: return false;
     }
   }
