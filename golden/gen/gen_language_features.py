@@ -19,7 +19,7 @@ EXACT = "dyadic inputs with few significant bits: every float32 operation is exa
 KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper_simd_divergent",
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
-           "feat_function_constant", "feat_struct_methods"]
+           "feat_function_constant", "feat_struct_methods", "feat_builtin_types"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -162,6 +162,7 @@ def generate():
     include_path("small", "dispatchThreads 200 in 64-thread groups (last partial)", 200)
     define_flag("small", "dispatchThreads 100 in 64-thread groups (last partial)", 100)
     struct_methods("small", "dispatchThreads 70 rows in 32-thread groups (last partial)", 70)
+    builtin_types("small", "(2, 3) threadgroups of (16, 4) threads")
 
 
 def struct_methods(case, desc, rows):
@@ -179,4 +180,17 @@ def struct_methods(case, desc, rows):
     bound = 3 * 2.0 ** -24 * (np.abs(total / 3.0) + np.abs(peak) + 6.0) * 4
     c.write(1, "out", f32(out), float(bound.max()), 0,
             "total is exact; the division by 6 and two additions round: 3U * (|mean*2| + |peak| + 6), x4")
+    c.save()
+
+
+def builtin_types(case, desc):
+    out = np.zeros((12, 32))
+    for gy in range(12):
+        for gx in range(32):
+            x, y = gx % 16, gy % 4
+            lin = x + 16 * y
+            out[gy, gx] = 1000 * (lin // 4) + 100 * (lin % 4) + 10 * 2 + 1
+    c = Case("feat_builtin_types", case, desc)
+    c.threadgroups([2, 3, 1], [16, 4, 1])
+    c.write(0, "out", f32(out), 0, 0, "small integers: exact")
     c.save()
