@@ -19,7 +19,7 @@ EXACT = "dyadic inputs with few significant bits: every float32 operation is exa
 KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper_simd_divergent",
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
-           "feat_function_constant", "feat_struct_methods", "feat_builtin_types"]
+           "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -163,6 +163,7 @@ def generate():
     define_flag("small", "dispatchThreads 100 in 64-thread groups (last partial)", 100)
     struct_methods("small", "dispatchThreads 70 rows in 32-thread groups (last partial)", 70)
     builtin_types("small", "(2, 3) threadgroups of (16, 4) threads")
+    matrix_ops("small", "dispatchThreads 50 vectors in 32-thread groups (last partial)", 50)
 
 
 def struct_methods(case, desc, rows):
@@ -193,4 +194,29 @@ def builtin_types(case, desc):
     c = Case("feat_builtin_types", case, desc)
     c.threadgroups([2, 3, 1], [16, 4, 1])
     c.write(0, "out", f32(out), 0, 0, "small integers: exact")
+    c.save()
+
+
+def matrix_ops(case, desc, n):
+    rng = rng_for("feat_matrix", case)
+    v = eighths(rng, (n, 4), -16, 17)
+    m = eighths(rng, (4, 4), -16, 17)     # m[c] = column c
+    a = eighths(rng, (2, 2), -16, 17)
+    M = m.astype(np.float64).T              # M[r, c] = m[c][r]
+    A = a.astype(np.float64).T
+    out = np.zeros((n, 4))
+    for i in range(n):
+        x = v[i].astype(np.float64)
+        w = (M.T @ (2.0 * np.eye(4))) @ x + x @ M
+        S = A.copy()
+        S[0, 1] += 1.0                      # s[1][0]: column 1, row 0
+        out[i] = w + np.array([S[0, 1], S[1, 1], S[0, 0], S[1, 0]])
+    c = Case("feat_matrix", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "v", v)
+    c.read(1, "m", m)
+    c.read(2, "a", a)
+    # Sums of 8 products of eighths up to 2: every product has <= 14 significant
+    # bits and the sums stay below 2^12, so float32 is exact in any order.
+    c.write(3, "out", f32(out), 0, 0, EXACT)
     c.save()

@@ -25,6 +25,7 @@ class Adapter {
 
   AdaptResult run() {
     explicit_instantiations();
+    function_template_parameters();
     address_space_method_qualifiers();
     function_constants();
     kernel_attribute_lists();
@@ -240,6 +241,29 @@ class Adapter {
       std::string repl = "__attribute__((annotate(\"" + std::string(kInstancePrefix) + "\" " + host +
                          "))) void __MSLPORT_INSTANCE() { (void)&" + entity + "; }";
       replace(t_[i].begin, t_[semi].end, repl, t_[i].directive >= 0);
+    }
+  }
+
+  // A function as a template argument (`template <void (*deq)(...)>`):
+  // clang's OpenCL mode gives the parameter's pointee the generic address
+  // space, which no function has, so no argument matches. A reference to a
+  // function means the same to every use (`deq(x)`, passing `deq` on).
+  void function_template_parameters() {
+    for (size_t i = 0; i + 1 < t_.size(); ++i) {
+      if (!t_[i].ident("template") || !punct(i + 1, "<")) continue;
+      // The template parameter list, to its matching `>`.
+      int depth = 0;
+      size_t end = i + 1;
+      for (; end < t_.size() && same_unit(end, i); ++end) {
+        if (punct(end, "<")) ++depth;
+        if (punct(end, ">") && --depth == 0) break;
+        if (punct(end, ">>") && (depth -= 2) <= 0) break;
+        if (punct(end, "(") || punct(end, "[")) end = matching_close(t_, end);
+      }
+      for (size_t k = i + 2; k + 4 < end; ++k)
+        if (punct(k, "(") && punct(k + 1, "*") && t_[k + 2].kind == LexToken::Kind::Identifier && punct(k + 3, ")") &&
+            punct(k + 4, "("))
+          replace(t_[k + 1].begin, t_[k + 1].end, "&", false);
     }
   }
 

@@ -24,6 +24,9 @@
 //    attributes there and cannot instantiate a kernel, so each becomes a
 //    function that takes the instance's address (which instantiates it),
 //    annotated `mslport_instance:X`; the front end builds the kernel from it.
+//  * A function pointer template parameter `template <void (*f)(int)>`
+//    becomes a function reference (`(&f)`): clang's OpenCL mode cannot match
+//    a function to the pointer (it gives the pointee an address space).
 //  * `constant` after a member function's parameter list (`S(U x) constant`)
 //    is the address space of the object only: `__constant`, not the shim's
 //    `__constant const` (a constructor cannot be const).

@@ -395,6 +395,11 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         }
       }
       if (auto it = vars_.find(usr); it != vars_.end()) return ir::make_var_ref(*k_, it->second, ctx_.loc(c));
+      if (auto it = reference_vars_.find(usr); it != reference_vars_.end()) {
+        auto p = ir::make_var_ref(*k_, it->second, ctx_.loc(c));
+        ir::Type t = *p->type.elem;
+        return ir::make_unary(ir::UnaryOp::Deref, t, std::move(p), ctx_.loc(c));
+      }
       if (auto it = tg_allocs_.find(usr); it != tg_allocs_.end()) {
         auto e = make(ir::Expr::Kind::TgAllocRef, k_->tg_allocs[it->second].type, ctx_.loc(c));
         e->index = it->second;
@@ -549,6 +554,31 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
 ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   CXCursor fn = clang_getCursorReferenced(c);
   CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor) {
+    // A call through a function template parameter (`deq(x)` with
+    // `template <void (&deq)(...)>`): in an instance the callee expression
+    // names the function given as the argument.
+    struct Found {
+      CXCursor fn = clang_getNullCursor();
+    } found;
+    auto kids = children(c);
+    if (!kids.empty())
+      clang_visitChildren(
+          kids[0],
+          [](CXCursor x, CXCursor, CXClientData d) {
+            CXCursor r = clang_getCursorReferenced(x);
+            if (clang_getCursorKind(x) == CXCursor_DeclRefExpr && clang_getCursorKind(r) == CXCursor_FunctionDecl) {
+              static_cast<Found*>(d)->fn = r;
+              return CXChildVisit_Break;
+            }
+            return CXChildVisit_Recurse;
+          },
+          &found);
+    if (!clang_Cursor_isNull(found.fn)) {
+      fn = found.fn;
+      fk = CXCursor_FunctionDecl;
+    }
+  }
   int nargs = clang_Cursor_getNumArguments(c);
   std::vector<CXCursor> arg_cursors;
   for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
@@ -557,7 +587,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     // A copy (or move) of a struct value is its argument.
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
       return expr(arg_cursors[0]);
-    if (!ctx_.in_shim(fn)) return constructor_call(c, fn);
+    if (!ctx_.in_shim(fn) || spelling(clang_getCursorSemanticParent(fn)) == "matrix") return constructor_call(c, fn);
     ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
     return nullptr;
   }
@@ -572,9 +602,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     if (!a || !b) return nullptr;
     return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
   }
+  std::string owner_name = spelling(clang_getCursorSemanticParent(fn));
   if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "operator[]" &&
-      spelling(clang_getCursorSemanticParent(fn)) == "array" && nargs == 2) {
-    // metal::array<T, N>: a[i] is an element of its __elems.
+      (owner_name == "array" || owner_name == "matrix") && nargs == 2) {
+    // metal::array<T, N> and matrix<T, C, R>: a[i] is an element of the
+    // array they hold (a matrix's column).
     auto object = expr(arg_cursors[0]);
     auto idx = expr(arg_cursors[1]);
     auto t = type_of(c);
@@ -888,10 +920,91 @@ ir::ExprPtr FunctionBuilder::init_list(CXCursor c) {
   // Arrays and structs: elements not listed are zero (C semantics), so the
   // list may be shorter than the aggregate.
   auto e = make(ir::Expr::Kind::InitList, *t, ctx_.loc(c));
-  for (CXCursor x : expr_children(c)) {
+  auto kids = expr_children(c);
+  for (CXCursor x : kids)
+    if (is_designated(x)) return designated_init_list(c, *t, kids);
+  for (CXCursor x : kids) {
     auto a = expr(x);
     if (!a) return nullptr;
     e->args.push_back(std::move(a));
+  }
+  return e;
+}
+
+bool FunctionBuilder::is_designated(CXCursor x) {
+  if (clang_getCursorKind(x) != CXCursor_UnexposedExpr) return false;
+  auto toks = cursor_tokens(ctx_.tu, x);
+  return !toks.empty() && (toks[0].text == "[" || toks[0].text == ".");
+}
+
+// `{ [0 ... N - 1] = v }`, `{ [2] = a, b }` (GNU and C99 array designators)
+// and `{ .x = 1 }`: every element placed where its designator says, the
+// ones not named zero, as C does.
+ir::ExprPtr FunctionBuilder::designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids) {
+  int n = t.is_array() ? t.count
+                       : (t.is_struct() ? (int)ctx_.module.structs[t.struct_index].fields.size() : 0);
+  if (n <= 0 || n > 65536) {
+    ctx_.unsupported(c, "designated initializer for type '" + ir::type_name(ctx_.module, t) + "'");
+    return nullptr;
+  }
+  auto elem_type = [&](int i) {
+    return t.is_array() ? *t.elem : ctx_.module.structs[t.struct_index].fields[i].type;
+  };
+  std::vector<ir::ExprPtr> slots(n);
+  int pos = 0;
+  for (CXCursor x : kids) {
+    int first = pos, last = pos;
+    CXCursor value = x;
+    if (is_designated(x)) {
+      auto parts = expr_children(x);
+      auto toks = cursor_tokens(ctx_.tu, x);
+      int64_t a = 0, b = 0;
+      if (toks[0].text == "[" && parts.size() == 3 && evaluate_int(parts[0], &a) && evaluate_int(parts[1], &b)) {
+        first = (int)a;
+        last = (int)b;
+        value = parts[2];
+      } else if (toks[0].text == "[" && parts.size() == 2 && evaluate_int(parts[0], &a)) {
+        first = last = (int)a;
+        value = parts[1];
+      } else if (toks[0].text == "." && toks.size() > 1 && t.is_struct() && parts.size() == 1) {
+        const auto& fields = ctx_.module.structs[t.struct_index].fields;
+        first = -1;
+        for (size_t f = 0; f < fields.size(); ++f)
+          if (fields[f].name == toks[1].text) first = (int)f;
+        last = first;
+        value = parts[0];
+      } else {
+        ctx_.unsupported(x, "designator '" + source_text(ctx_.tu, x) + "'");
+        return nullptr;
+      }
+    }
+    if (first < 0 || last < first || last >= n) {
+      ctx_.error(x, "designated initializer out of range");
+      return nullptr;
+    }
+    for (int i = first; i <= last; ++i) {
+      auto v = expr(value);
+      if (!v) return nullptr;
+      ir::Type et = elem_type(i);
+      if (et.is_scalar() || et.is_vector()) {
+        ir::SourceLoc vloc = v->loc;
+        v = convert(std::move(v), et, vloc);
+      }
+      slots[i] = std::move(v);
+    }
+    pos = last + 1;
+  }
+  auto e = make(ir::Expr::Kind::InitList, t, ctx_.loc(c));
+  for (int i = 0; i < n; ++i) {
+    if (!slots[i]) {
+      ir::Type et = elem_type(i);
+      if (et.is_scalar()) {
+        slots[i] = convert(ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, ctx_.loc(c)), et, ctx_.loc(c));
+      } else {
+        slots[i] = make(ir::Expr::Kind::InitList, et, ctx_.loc(c));  // {}: zero
+      }
+    }
+    e->args.push_back(std::move(slots[i]));
   }
   return e;
 }

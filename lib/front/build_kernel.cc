@@ -61,12 +61,12 @@ void localize_written_params(ir::Kernel& k) {
       int p = root_param(e.args[0].get());
       if (p >= 0) written.insert(p);
     }
-    if (e.kind == ir::Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf) {
-      int p = root_param(e.args[0].get());
-      if (p >= 0) written.insert(p);
-    }
     return true;
   });
+  // An object in constant memory (`constant P& p`) is no local copy: its
+  // address is taken where it lives, and clang rejects writes to it.
+  for (auto it = written.begin(); it != written.end();)
+    it = k.params[*it].kind == ir::Param::Kind::ConstantRef ? written.erase(it) : std::next(it);
   if (written.empty()) return;
   std::map<int, int> var_of;
   std::vector<ir::StmtPtr> decls;
@@ -278,8 +278,12 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
   }
   ctx.kernel_names[name] = where;
   size_t mark = ctx.diags.diagnostics().size();
-  if (const auto* errs = function_errors(ctx, fn))
+  if (const auto* errs = function_errors(ctx, fn)) {
+    // clang's errors in its body say it all; building it would repeat them.
     for (auto& d : *errs) ctx.diags.report(d.severity, d.loc, d.message);
+    if (ctx.skipped) ctx.skipped->push_back(SkippedKernel{name, where, ctx.diags.take_since(mark)});
+    return;
+  }
   FunctionBuilder b(ctx, &k);
   b.build_params(fn);
   for (CXCursor ch : children(fn))

@@ -218,7 +218,37 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
         tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
         continue;
       }
-      ctx_.unsupported(v, "reference variable '" + name + "'");
+      // `T& x = lvalue;` names an object: x is a pointer to it, and each
+      // use of x reads through it (a const reference to a temporary is a
+      // copy of the value).
+      CXType referent = clang_getPointeeType(clang_getCanonicalType(ct));
+      std::string why;
+      auto rt = convert_type(ctx_, referent, &why);
+      CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
+      if (!rt || clang_Cursor_isNull(init_c)) {
+        ctx_.unsupported(v, rt ? "reference variable '" + name + "' without an initializer" : why);
+        continue;
+      }
+      auto init = expr(init_c);
+      if (!init) continue;
+      bool lvalue = init->kind == ir::Expr::Kind::VarRef || init->kind == ir::Expr::Kind::Index ||
+                    init->kind == ir::Expr::Kind::Member || init->kind == ir::Expr::Kind::TgAllocRef ||
+                    init->kind == ir::Expr::Kind::ParamRef ||
+                    (init->kind == ir::Expr::Kind::Unary && init->unary_op == ir::UnaryOp::Deref);
+      if (!lvalue || init->kind == ir::Expr::Kind::ParamRef) {
+        if (!clang_isConstQualifiedType(referent) && !lvalue) {
+          ctx_.unsupported(v, "reference variable '" + name + "' bound to a value");
+          continue;
+        }
+        int var = ir::add_var(*k_, name, *rt, loc, true);
+        vars_[usr_of(v)] = var;
+        out.push_back(ir::make_decl(var, convert(std::move(init), *rt, loc), loc));
+        continue;
+      }
+      ir::Type pt = ir::Type::pointer_to(*rt, address_space_of(referent), clang_isConstQualifiedType(referent) != 0);
+      int var = ir::add_var(*k_, name, pt, loc, true);
+      reference_vars_[usr_of(v)] = var;
+      out.push_back(ir::make_decl(var, ir::make_unary(ir::UnaryOp::AddrOf, pt, std::move(init), loc), loc));
       continue;
     }
     std::string why;

@@ -65,6 +65,8 @@ class FunctionBuilder {
   ir::ExprPtr explicit_cast(CXCursor c);
   ir::ExprPtr compound_literal(CXCursor c);
   ir::ExprPtr init_list(CXCursor c);
+  bool is_designated(CXCursor x);
+  ir::ExprPtr designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids);
   ir::ExprPtr unexposed(CXCursor c);
   ir::ExprPtr vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems);
   ir::ExprPtr swizzle(CXCursor c, CXCursor base_cursor, const std::string& accessor);
@@ -114,6 +116,8 @@ class FunctionBuilder {
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
   std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars
+  // Reference variables (`T& x = obj;`): VarDecl USR -> the pointer variable.
+  std::map<std::string, int> reference_vars_;
   std::map<std::string, int> tg_allocs_; // VarDecl USR -> Kernel::tg_allocs
   // Helper-function inlining: ParmDecl USR -> argument expression, one map
   // per active inlined call; and the functions being inlined (recursion).

@@ -32,7 +32,11 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
   bool in_metal = !ns.empty() && ns.back() == "metal" && ctx.in_shim(fn);
   // Apple's __metal_* builtins are forwarding helpers in the shim: inlined
   // like the user's own.
-  if (in_metal && name.rfind("__metal_", 0) == 0) {
+  // So are the shim's matrix operators and transpose (Metal code in the shim).
+  bool shim_helper = name.rfind("__metal_", 0) == 0 ||
+                     ((name.rfind("operator", 0) == 0 || name == "transpose") && clang_isCursorDefinition(
+                                                                                       clang_getCursorDefinition(fn)));
+  if (in_metal && shim_helper) {
     c.kind = Callee::Kind::User;
     c.name = name;
     return c;

@@ -318,13 +318,15 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
     switch (clang_getCursorKind(c)) {
       case CXCursor_Namespace: build_scope(ctx, c); break;
       case CXCursor_StructDecl:
+        // Under partial translation a struct without an IR form costs only
+        // the kernels that use it (they meet the same reason there).
         if (clang_isCursorDefinition(c)) {
           std::string why;
-          if (!struct_index(ctx, c, &why)) ctx.unsupported(c, why);
+          if (!struct_index(ctx, c, &why) && !ctx.skipped) ctx.unsupported(c, why);
         }
         break;
       case CXCursor_UnionDecl:
-        if (clang_isCursorDefinition(c)) ctx.unsupported(c, "union '" + spelling(c) + "'");
+        if (clang_isCursorDefinition(c) && !ctx.skipped) ctx.unsupported(c, "union '" + spelling(c) + "'");
         break;
       case CXCursor_VarDecl:
         if (address_space_of(clang_getCursorType(c)) == ir::AddressSpace::Constant ||
@@ -462,6 +464,13 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   std::string shim = options.shim_dir.empty() ? std::string(MSLPORT_METAL_SHIM_DIR) : options.shim_dir;
   ctx.shim_dir = std::filesystem::weakly_canonical(shim, ec).string();
   while (ctx.shim_dir.size() > 1 && ctx.shim_dir.back() == '/') ctx.shim_dir.pop_back();
+
+  if (!std::filesystem::is_regular_file(std::filesystem::path(shim) / "metal_stdlib", ec)) {
+    diags.error(ir::SourceLoc{path, 0, 0}, "mslport's Metal headers are missing: no " +
+                                               (std::filesystem::path(shim) / "metal_stdlib").string() +
+                                               " (reinstall mslport)");
+    return std::nullopt;
+  }
 
   // Metal syntax clang does not take is adapted first, in the main file and
   // in every header of the user's it includes (adapt_source.h).

@@ -95,6 +95,11 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
     case CXType_Pointer: {
       CXType pointee = clang_getPointeeType(c);
       if (pointee.kind == CXType_Invalid) return fail();
+      CXTypeKind pk = clang_getCanonicalType(pointee).kind;
+      if (pk == CXType_FunctionProto || pk == CXType_FunctionNoProto) {
+        if (why) *why = "pointer to function";
+        return std::nullopt;
+      }
       auto elem = convert_type(ctx, pointee, why);
       if (!elem) return std::nullopt;
       return ir::Type::pointer_to(*elem, address_space_of(pointee), clang_isConstQualifiedType(pointee) != 0);
@@ -142,7 +147,7 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   CXCursorKind kind = clang_getCursorKind(decl);
   // The shim's structs are Metal's own types, with IR forms of their own;
   // metal::array<T, N> is an ordinary struct holding T[N].
-  bool shim_array = ctx.in_shim(decl) && spelling(decl) == "array";
+  bool shim_array = ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix");
   if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl) || (ctx.in_shim(decl) && !shim_array)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
     return std::nullopt;

@@ -70,7 +70,9 @@ TEST(OpenClEmit, SignatureBuiltinsAndBindings) {
                    "    __local uint* mslport_simd_scratch,\n"
                    "    uint4 mslport_grid) {\n");
   EXPECT_HAS(o.cl, "const uint3 gid = mslport_thread_position_in_grid(mslport_grid);");
-  EXPECT_HAS(o.cl, "const ushort lane = (ushort)mslport_thread_index_in_simdgroup(mslport_grid);");
+  // A ushort position is the uint builtin, converted where it is read.
+  EXPECT_HAS(o.cl, "const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);");
+  EXPECT_HAS(o.cl, "tmp[(ushort)lane]");
   EXPECT_HAS(o.cl, "typedef struct {\n  uint n;\n  float scale;\n} Params;");
   EXPECT_HAS(o.cl, "p->scale");
   EXPECT_HAS(o.cl, "mslport_simd_sum_float(");

@@ -203,15 +203,14 @@ TEST(Module, ParseOptions) {
   auto m = parse_metal_file(path, d, opt);
   ASSERT_TRUE(m) << first_error(d);
   EXPECT_EQ(ir::print_expr(*m, m->kernels[0], *m->kernels[0].body->stmts[0]->expr), "o[0] = 2.5f");
-  // A shim directory without metal_stdlib: clang's error at the #include.
+  // A shim directory without metal_stdlib: said before clang runs.
   ParseOptions bad;
   bad.shim_dir = "/nonexistent-shim";
   DiagEngine d2;
   EXPECT_FALSE(parse_metal_file(path, d2, bad));
-  ASSERT_GE(d2.error_count(), 1);
-  EXPECT_EQ(d2.diagnostics()[0].message, "'metal_stdlib' file not found");
-  EXPECT_EQ(d2.diagnostics()[0].loc.line, 1);
-  EXPECT_EQ(d2.diagnostics()[0].loc.col, 10);
+  ASSERT_EQ(d2.error_count(), 1);
+  EXPECT_EQ(d2.diagnostics()[0].message,
+            "mslport's Metal headers are missing: no /nonexistent-shim/metal_stdlib (reinstall mslport)");
 }
 
 }  // namespace
