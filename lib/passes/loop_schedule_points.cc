@@ -5,10 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "passes/uniformity.h"
+#include "ir/analysis/loop_invariance.h"
+#include "ir/analysis/purity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 
@@ -31,25 +34,15 @@ bool schedulable_body(const Stmt& body) {
   return ok;
 }
 
-const Expr* strip_casts(const Expr* e) {
-  while (e->kind == Expr::Kind::Cast) e = e->args[0].get();
-  return e;
-}
+const Expr* strip_casts(const Expr* e) { return &analysis::strip_casts(*e); }
 
 bool is_var(const Expr& e, int var) {
   const Expr* x = strip_casts(&e);
   return x->kind == Expr::Kind::VarRef && x->index == var;
 }
 
-bool writes_any(const Stmt& body, const Expr& e) {
-  const std::set<int> written = vars_written(body);
-  bool found = false;
-  walk_exprs(e, [&](const Expr& x) {
-    found = found || (x.kind == Expr::Kind::VarRef && written.count(x.index));
-    return !found;
-  });
-  return found;
-}
+// `e` may change from one iteration of a loop with this body to the next.
+bool writes_any(const Stmt& body, const Expr& e) { return reads_written(e, writes_of(body)); }
 
 // A stride that is never zero: a positive literal, or a size builtin.
 bool positive_stride(const Kernel& k, const Expr& e) {
@@ -150,13 +143,9 @@ struct Scheduler {
       return true;
     });
     auto plain = [&](const Expr& e) {
-      bool ok = uniform(e) && !writes_any(body, e);
+      bool ok = uniform(e) && !writes_any(body, e) && is_arithmetic(e);
       walk_exprs(e, [&](const Expr& x) {
         if (x.kind == Expr::Kind::VarRef && declared.count(x.index)) ok = false;
-        if (x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Assign ||
-            x.kind == Expr::Kind::Collective || (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref) ||
-            (x.kind == Expr::Kind::Member && x.arrow))
-          ok = false;
         return ok;
       });
       return ok;

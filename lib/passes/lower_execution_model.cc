@@ -1,5 +1,7 @@
 #include "passes/lower_execution_model.h"
 
+#include "ir/analysis/uniformity.h"
+#include "ir/intrinsics.h"
 #include "ir/verifier.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
@@ -7,10 +9,10 @@
 #include "passes/loop_schedule_points.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
-#include "passes/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 
@@ -19,7 +21,7 @@ void insert_grid_guard(Kernel& k) {
   auto call = std::make_unique<Expr>();
   call->kind = Expr::Kind::Call;
   call->type = Type::scalar_of(ScalarKind::Bool);
-  call->spelling = "__mslport_in_grid";
+  call->spelling = kInGrid;
   call->loc = k.loc;
   auto ret = std::make_unique<Stmt>();
   ret->kind = Stmt::Kind::Return;

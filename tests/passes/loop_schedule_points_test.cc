@@ -2,7 +2,7 @@
 
 #include "ir/printer.h"
 #include "passes/lower_execution_model.h"
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 #include "pass_test_util.h"
 
 using namespace mslport;
@@ -102,8 +102,8 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
   EXPECT_TRUE(starts_with_schedule_point(*loop));
   ASSERT_EQ(loop->init->kind, Stmt::Kind::Decl);
   EXPECT_EQ(k.vars[loop->init->var].name.rfind("mslport_iter", 0), 0u);
-  passes::UniformityInfo info = passes::analyze_uniformity(k);
-  EXPECT_EQ(info.loop_level.at(loop), passes::Uniformity::Threadgroup);
+  ir::analysis::UniformityInfo info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.loop_level.at(loop), ir::analysis::Uniformity::Threadgroup);
   // The lane is below 32: the iterations every lane completes come first,
   // without the test; the tail keeps it.
   ASSERT_EQ(loop->body->stmts.size(), 3u);

@@ -31,7 +31,7 @@
 
 namespace mslport::back::openmp {
 using namespace ir;
-using passes::Uniformity;
+using ir::analysis::Uniformity;
 
 namespace {
 
@@ -278,13 +278,13 @@ void KernelEmitter::simd_group_values(LoopValues* values) {
   if (san_) return;
   std::vector<int> builtins;
   for (int i : values->builtins)
-    if (passes::builtin_uniformity(k_.params[i].builtin) == Uniformity::Simdgroup) builtins.push_back(i);
+    if (ir::analysis::builtin_uniformity(k_.params[i].builtin) == Uniformity::Simdgroup) builtins.push_back(i);
   std::set<int> vars;
   auto group_level = [&](const Expr& init) {
     bool ok = true;
     walk_exprs(init, [&](const Expr& x) {
       if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin)
-        ok = ok && passes::builtin_uniformity(k_.params[x.index].builtin) <= Uniformity::Simdgroup;
+        ok = ok && ir::analysis::builtin_uniformity(k_.params[x.index].builtin) <= Uniformity::Simdgroup;
       if (x.kind == Expr::Kind::VarRef && plan_.storage[x.index] == Storage::Remat)
         ok = ok && vars.count(x.index);
       return ok;
@@ -341,7 +341,7 @@ std::set<int> KernelEmitter::builtins_used(const std::vector<const Stmt*>& stmts
   auto note = [&](const Expr& e) {
     walk_exprs(e, [&](const Expr& x) {
       if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin &&
-          passes::builtin_uniformity(k_.params[x.index].builtin) != Uniformity::Threadgroup)
+          ir::analysis::builtin_uniformity(k_.params[x.index].builtin) != Uniformity::Threadgroup)
         used.insert(x.index);
       return true;
     });
@@ -514,7 +514,7 @@ bool KernelEmitter::loop_is_simd(const std::vector<const Stmt*>& stmts, bool all
   // reads a 16-entry table per lane, ran 2x slower that way than scalar.
   simd = simd && !indexes_private_array_per_lane(stmts);
   if (!returns_if_converted_)
-    for (auto* s : stmts) simd = simd && !passes::contains_return(*s);
+    for (auto* s : stmts) simd = simd && !ir::analysis::contains_return(*s);
   return simd;
 }
 
@@ -893,7 +893,7 @@ bool KernelEmitter::runs_simd_group_major(const Stmt& loop) const {
         if (!collect(*s)) return false;
         continue;
       }
-      if (plan_.is_tg_level(s.get()) || passes::contains_return(*s)) return false;
+      if (plan_.is_tg_level(s.get()) || ir::analysis::contains_return(*s)) return false;
       region.push_back(s.get());
     }
     return true;
@@ -961,7 +961,7 @@ void KernelEmitter::wi_region_loops(const std::vector<const Stmt*>& stmts) {
             (plan_.storage[s->var] == Storage::Remat || (!s->expr && plan_.declared_in_loop.count(s->var)));
   if (empty) return;
   bool has_return = false;
-  for (auto* s : stmts) has_return = has_return || passes::contains_return(*s);
+  for (auto* s : stmts) has_return = has_return || ir::analysis::contains_return(*s);
   if (!has_return) {
     if (stmts.size() == 1 && prefix_guarded_loop(match_prefix_guard(k_, plan_, *stmts[0]))) return;
     work_item_loop(stmts, [&] {
@@ -1045,7 +1045,7 @@ bool KernelEmitter::is_guard_return(const Stmt& s) {
       s.body->stmts.back()->kind != Stmt::Kind::Return)
     return false;
   for (size_t i = 0; i + 1 < s.body->stmts.size(); ++i)
-    if (passes::contains_return(*s.body->stmts[i])) return false;
+    if (ir::analysis::contains_return(*s.body->stmts[i])) return false;
   return true;
 }
 
@@ -1294,7 +1294,7 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   walk_stmt_exprs(*k_.body, [&](const Expr& e) {
     walk_exprs(e, [&](const Expr& x) {
       if (x.kind == Expr::Kind::ParamRef && k_.params[x.index].kind == Param::Kind::Builtin &&
-          passes::builtin_uniformity(k_.params[x.index].builtin) == Uniformity::Threadgroup)
+          ir::analysis::builtin_uniformity(k_.params[x.index].builtin) == Uniformity::Threadgroup)
         uniform_builtins.insert(x.index);
       return true;
     });

@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::back::openmp {
 namespace {
@@ -20,7 +20,7 @@ using ir::Stmt;
 
 struct Preparer {
   ir::Kernel& k;
-  passes::UniformityInfo info = passes::analyze_uniformity(k);
+  ir::analysis::UniformityInfo info = ir::analysis::analyze_uniformity(k);
   std::map<int, const Expr*> single_defs;  // var -> initialiser, for top-level `T v = init;` never written again
   std::vector<std::pair<ir::ExprPtr, int>> prepared;  // divisor (substituted) -> its prepared variable
   std::vector<ir::StmtPtr> decls;
@@ -47,7 +47,7 @@ struct Preparer {
         const bool constant_scalar = (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) &&
                                      e.type.is_scalar();
         const bool uniform_builtin = p.kind == ir::Param::Kind::Builtin &&
-                                     passes::builtin_uniformity(p.builtin) == passes::Uniformity::Threadgroup;
+                                     ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
         return constant_scalar || uniform_builtin ? e.clone() : nullptr;
       }
       case Expr::Kind::VarRef: {
@@ -100,8 +100,8 @@ struct Preparer {
     const Expr* d = e.args[1].get();
     while (d->kind == Expr::Kind::Cast) d = d->args[0].get();
     if (d->kind == Expr::Kind::IntLit) return;
-    if (info.expr(k, *e.args[0]) == passes::Uniformity::Threadgroup) return;
-    if (info.expr(k, *e.args[1]) != passes::Uniformity::Threadgroup) return;
+    if (info.expr(k, *e.args[0]) == ir::analysis::Uniformity::Threadgroup) return;
+    if (info.expr(k, *e.args[1]) != ir::analysis::Uniformity::Threadgroup) return;
     auto divisor = invariant_copy(*e.args[1]);
     if (!divisor) return;
     const int v = prepared_var(std::move(divisor));

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::back::openmp {
 
@@ -54,7 +54,7 @@ bool invariant_bound(const Kernel& k, const WorkItemPlan& plan, const Expr& e, c
              !address_taken(k, e.index);
     case Expr::Kind::ParamRef: {
       const Param& p = k.params[e.index];
-      if (p.kind == Param::Kind::Builtin) return passes::builtin_uniformity(p.builtin) == passes::Uniformity::Threadgroup;
+      if (p.kind == Param::Kind::Builtin) return ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
       return p.kind == Param::Kind::ConstantRef || p.kind == Param::Kind::ConstantValue;
     }
     case Expr::Kind::Unary:

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "back/openmp/row_step.h"
+#include "ir/analysis/purity.h"
 #include "passes/loop_schedule_points.h"
 
 namespace mslport::back::openmp {
@@ -52,27 +53,14 @@ std::set<int> group_dependent_vars(const ir::Kernel& k) {
   return out;
 }
 
-// Arithmetic on values only: no memory read, call or assignment anywhere
-// in `e` or in the definitions of the recomputed variables it reads.
+// Arithmetic on values only (ir/analysis/purity.h), also in the
+// definitions of the recomputed variables `e` reads.
 bool pure_arithmetic(const WorkItemPlan& plan, const Expr& e, int depth = 0) {
-  if (depth > 32) return false;
+  if (depth > 32 || !ir::analysis::is_arithmetic(e)) return false;
   bool ok = true;
   ir::walk_exprs(e, [&](const Expr& x) {
-    switch (x.kind) {
-      case Expr::Kind::Index: case Expr::Kind::Call: case Expr::Kind::Assign: case Expr::Kind::Collective:
-        ok = false;
-        break;
-      case Expr::Kind::Unary:
-        ok = x.unary_op != ir::UnaryOp::Deref && x.unary_op != ir::UnaryOp::PreInc &&
-             x.unary_op != ir::UnaryOp::PreDec && x.unary_op != ir::UnaryOp::PostInc &&
-             x.unary_op != ir::UnaryOp::PostDec;
-        break;
-      case Expr::Kind::Member: ok = !x.arrow; break;
-      case Expr::Kind::VarRef:
-        if (plan.storage[x.index] == Storage::Remat) ok = pure_arithmetic(plan, *plan.remat_init[x.index], depth + 1);
-        break;
-      default: break;
-    }
+    if (x.kind == Expr::Kind::VarRef && plan.storage[x.index] == Storage::Remat)
+      ok = pure_arithmetic(plan, *plan.remat_init[x.index], depth + 1);
     return ok;
   });
   return ok;

@@ -9,7 +9,7 @@
 
 namespace mslport::back::openmp {
 using namespace ir;
-using passes::Uniformity;
+using ir::analysis::Uniformity;
 
 namespace {
 
@@ -52,7 +52,7 @@ struct Planner {
   void mark(const Stmt& s, bool parent_tg, bool in_tg_loop_body) {
     bool tg = false;
     if (s.kind == Stmt::Kind::Block) tg = parent_tg;
-    if (passes::contains_sync(s) || (plan.has_sync && passes::contains_return(s)) || assigns_any(s, uniform_vars))
+    if (ir::analysis::contains_sync(s) || (plan.has_sync && ir::analysis::contains_return(s)) || assigns_any(s, uniform_vars))
       tg = true;
     if (s.kind == Stmt::Kind::Decl && parent_tg && plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
         !guarded.count(s.var) &&
@@ -292,7 +292,7 @@ bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
   walk_exprs(e, [&](const Expr& x) {
     if (x.kind == Expr::Kind::VarRef && storage[x.index] != Storage::Uniform) ok = false;
     if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == Param::Kind::Builtin &&
-        passes::builtin_uniformity(k.params[x.index].builtin) != Uniformity::Threadgroup)
+        ir::analysis::builtin_uniformity(k.params[x.index].builtin) != Uniformity::Threadgroup)
       ok = false;
     if (x.kind == Expr::Kind::Collective) ok = false;
     return ok;
@@ -302,8 +302,8 @@ bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
 
 WorkItemPlan plan_work_item_loops(const Kernel& k) {
   WorkItemPlan plan;
-  plan.has_sync = k.body && passes::contains_sync(*k.body);
-  plan.uniformity = passes::analyze_uniformity(k);
+  plan.has_sync = k.body && ir::analysis::contains_sync(*k.body);
+  plan.uniformity = ir::analysis::analyze_uniformity(k);
   plan.storage.assign(k.vars.size(), Storage::Local);
   if (!k.body) return plan;
   Planner p{k, plan};

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ir/ir.h"
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::back::openmp {
 
@@ -36,7 +36,7 @@ struct WorkItemPlan {
   bool has_sync = false;                        // any barrier or collective
   std::vector<Storage> storage;                 // per Kernel::vars
   std::unordered_set<const ir::Stmt*> tg_level; // statements run once per threadgroup
-  passes::UniformityInfo uniformity;
+  ir::analysis::UniformityInfo uniformity;
 
   std::vector<const ir::Expr*> remat_init;     // per Kernel::vars: the defining expression of Remat ones
   // Local variables whose declaration sits at threadgroup level without an

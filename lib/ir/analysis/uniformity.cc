@@ -1,10 +1,9 @@
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
-#include "passes/eliminate_returns.h"
+#include "ir/intrinsics.h"
 
-namespace mslport::passes {
+namespace mslport::ir::analysis {
 
-using namespace ir;
 
 const char* uniformity_name(Uniformity u) {
   switch (u) {
@@ -127,8 +126,8 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
           return Uniformity::Thread;
       }
     case Expr::Kind::Call:
-      if (e.spelling == "__mslport_in_grid") return Uniformity::Thread;
-      if (e.spelling == "__mslport_threadgroup_any") return Uniformity::Threadgroup;
+      if (e.spelling == kInGrid) return Uniformity::Thread;
+      if (e.spelling == kThreadgroupAny) return Uniformity::Threadgroup;
       break;
     default:
       break;
@@ -261,4 +260,4 @@ UniformityInfo analyze_uniformity(const Kernel& k) {
   return a.info;
 }
 
-}  // namespace mslport::passes
+}  // namespace mslport::ir::analysis

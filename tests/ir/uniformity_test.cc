@@ -1,10 +1,10 @@
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
-#include "pass_test_util.h"
+#include "passes/pass_test_util.h"
 
 using namespace mslport;
 using namespace mslport::testing;
-using passes::Uniformity;
+using ir::analysis::Uniformity;
 
 TEST(Uniformity, ClassifiesValuesBySource) {
   auto m = parse_or_die(R"(
@@ -23,7 +23,7 @@ kernel void k(device float* out [[buffer(0)]], device const float* in [[buffer(1
 )");
   ASSERT_EQ(m.kernels.size(), 1u);
   const auto& k = m.kernels[0];
-  auto info = passes::analyze_uniformity(k);
+  auto info = ir::analysis::analyze_uniformity(k);
   EXPECT_EQ(info.vars[find_var(k, "a")], Uniformity::Threadgroup);
   EXPECT_EQ(info.vars[find_var(k, "b")], Uniformity::Thread);
   EXPECT_EQ(info.vars[find_var(k, "c")], Uniformity::Simdgroup);
@@ -45,7 +45,7 @@ kernel void k(device float* out [[buffer(0)]], threadgroup float* sh [[threadgro
 }
 )");
   const auto& k = m.kernels[0];
-  auto info = passes::analyze_uniformity(k);
+  auto info = ir::analysis::analyze_uniformity(k);
   EXPECT_EQ(info.vars[find_var(k, "s")], Uniformity::Threadgroup);
   for (auto& [stmt, level] : info.loop_level) EXPECT_EQ(level, Uniformity::Threadgroup);
 }
@@ -60,7 +60,7 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
 }
 )");
   const auto& k = m.kernels[0];
-  auto info = passes::analyze_uniformity(k);
+  auto info = ir::analysis::analyze_uniformity(k);
   ASSERT_EQ(info.loop_level.size(), 1u);
   EXPECT_EQ(info.loop_level.begin()->second, Uniformity::Thread);
 }

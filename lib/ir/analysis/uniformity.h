@@ -12,7 +12,7 @@
 
 #include "ir/ir.h"
 
-namespace mslport::passes {
+namespace mslport::ir::analysis {
 
 enum class Uniformity {
   Threadgroup = 0,  // same for all threads of the threadgroup
@@ -49,4 +49,4 @@ bool contains_sync(const ir::Stmt& s);
 bool contains_collective(const ir::Expr& e);
 bool contains_return(const ir::Stmt& s);
 
-}  // namespace mslport::passes
+}  // namespace mslport::ir::analysis

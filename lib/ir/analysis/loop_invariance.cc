@@ -1,9 +1,6 @@
-#include "back/opencl/raise/loop_invariance.h"
+#include "ir/analysis/loop_invariance.h"
 
-namespace mslport::back::opencl {
-
-using ir::Expr;
-using ir::Stmt;
+namespace mslport::ir::analysis {
 
 const Expr& strip_casts(const Expr& e) { return e.kind == Expr::Kind::Cast ? strip_casts(*e.args[0]) : e; }
 
@@ -12,11 +9,11 @@ bool is_loop(const Stmt& s) {
 }
 
 void note_writes(const Stmt& loop, Writes& w) {
-  for (int v : ir::vars_written(loop)) w.vars.insert(v);
-  ir::walk_stmt_exprs(loop, [&](const Expr& e) {
-    if (ir::writes_operand(e) && e.args[0]->kind == Expr::Kind::ParamRef) w.params.insert(e.args[0]->index);
+  for (int v : vars_written(loop)) w.vars.insert(v);
+  walk_stmt_exprs(loop, [&](const Expr& e) {
+    if (writes_operand(e) && e.args[0]->kind == Expr::Kind::ParamRef) w.params.insert(e.args[0]->index);
     // Taking an address lets the loop write the variable through a pointer.
-    if (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::AddrOf) {
+    if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::AddrOf) {
       const Expr* x = e.args[0].get();
       while (x->kind == Expr::Kind::Index || x->kind == Expr::Kind::Member || x->kind == Expr::Kind::Swizzle)
         x = x->args[0].get();
@@ -27,9 +24,25 @@ void note_writes(const Stmt& loop, Writes& w) {
   });
 }
 
+Writes writes_of(const Stmt& loop) {
+  Writes w;
+  note_writes(loop, w);
+  return w;
+}
+
+bool reads_written(const Expr& e, const Writes& w) {
+  bool found = false;
+  walk_exprs(e, [&](const Expr& x) {
+    found = found || (x.kind == Expr::Kind::VarRef && w.vars.count(x.index)) ||
+            (x.kind == Expr::Kind::ParamRef && w.params.count(x.index));
+    return !found;
+  });
+  return found;
+}
+
 bool constant_argument(const Expr& p) {
   const Expr& x = strip_casts(p);
-  return x.kind == Expr::Kind::ParamRef && x.type.is_pointer() && x.type.space == ir::AddressSpace::Constant;
+  return x.kind == Expr::Kind::ParamRef && x.type.is_pointer() && x.type.space == AddressSpace::Constant;
 }
 
 bool invariant(const Expr& e, const Writes& w) {
@@ -46,17 +59,17 @@ bool invariant(const Expr& e, const Writes& w) {
     case K::Cast: case K::Swizzle: return all_args();
     case K::Unary:
       switch (e.unary_op) {
-        case ir::UnaryOp::Neg: case ir::UnaryOp::Plus: case ir::UnaryOp::Not: case ir::UnaryOp::BitNot:
+        case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::Not: case UnaryOp::BitNot:
           return all_args();
-        case ir::UnaryOp::Deref: return constant_argument(*e.args[0]) && all_args();
+        case UnaryOp::Deref: return constant_argument(*e.args[0]) && all_args();
         default: return false;
       }
     case K::Member:
       return (!e.arrow || constant_argument(*e.args[0])) && all_args();
     case K::Binary:
       switch (e.binary_op) {
-        case ir::BinaryOp::Comma: return false;
-        case ir::BinaryOp::Div: case ir::BinaryOp::Rem: {
+        case BinaryOp::Comma: return false;
+        case BinaryOp::Div: case BinaryOp::Rem: {
           const Expr& d = strip_casts(*e.args[1]);
           if (d.kind != K::IntLit || d.int_value == 0) return false;
           return all_args();
@@ -68,4 +81,4 @@ bool invariant(const Expr& e, const Writes& w) {
   }
 }
 
-}  // namespace mslport::back::opencl
+}  // namespace mslport::ir::analysis
