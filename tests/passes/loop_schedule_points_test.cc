@@ -24,6 +24,16 @@ bool starts_with_schedule_point(const Stmt& loop) {
 }
 }  // namespace
 
+namespace {
+// The lowering as the OpenMP backend runs it: schedule points between the halves.
+bool lower_with_schedule_points(ir::Module& m, ir::Kernel& k, DiagEngine& diags) {
+  passes::Pipeline p(m, diags, nullptr);
+  if (!passes::lower_statements(p, m, k, {})) return false;
+  passes::insert_loop_schedule_points(k);
+  return passes::lower_synchronisation(p, m, k);
+}
+}  // namespace
+
 TEST(LoopSchedulePoints, UniformLoopInsideTheWorkItemsGetsOne) {
   auto m = parse_or_die(R"(
 kernel void k(device const float* w [[buffer(0)]], device const float* x [[buffer(1)]],
@@ -42,8 +52,6 @@ kernel void k(device const float* w [[buffer(0)]], device const float* x [[buffe
   // The whole lowering accepts it: the early return becomes the alive flag
   // and the loop stays a plain loop (uniform trip count).
   DiagEngine diags;
-  passes::LowerOptions opt;
-  opt.schedule_loops = true;
   auto m2 = parse_or_die(R"(
 kernel void k(device const float* w [[buffer(0)]], device const float* x [[buffer(1)]],
               device float* out [[buffer(2)]], constant uint& n [[buffer(3)]], constant uint& h [[buffer(4)]],
@@ -54,7 +62,7 @@ kernel void k(device const float* w [[buffer(0)]], device const float* x [[buffe
   out[i] = sum;
 }
 )");
-  EXPECT_TRUE(passes::lower_execution_model(m2, m2.kernels[0], diags, opt));
+  EXPECT_TRUE(lower_with_schedule_points(m2, m2.kernels[0], diags));
   EXPECT_FALSE(diags.has_errors());
 }
 
@@ -233,9 +241,7 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
 }
 )");
   DiagEngine diags;
-  passes::LowerOptions opt;
-  opt.schedule_loops = true;
-  ASSERT_TRUE(passes::lower_execution_model(m, m.kernels[0], diags, opt));
+  ASSERT_TRUE(lower_with_schedule_points(m, m.kernels[0], diags));
   std::string ir_text = ir::print_kernel(m, m.kernels[0]);
   EXPECT_NE(ir_text.find("if (kk > 0u) {"), std::string::npos) << ir_text;
   EXPECT_NE(ir_text.find("%mslport_mask0: bool = mslport_alive && (m > 2u)"), std::string::npos) << ir_text;

@@ -1364,13 +1364,14 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
 bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& diags, EmitResult* out) {
   Module m = clone_module(module);
   bool ok = true;
-  passes::LowerOptions lower;
-  // Sanitizing checks the kernel's own schedule points, not ours.
-  lower.schedule_loops = !options.sanitize;
+  passes::Pipeline p(m, diags, nullptr);
   rename_reserved(m);
   for (auto& k : m.kernels) {
     if (!options.sanitize) prepare_invariant_divisors(k);
-    ok = passes::lower_execution_model(m, k, diags, lower) && ok;
+    // Sanitizing checks the kernel's own schedule points, not ours.
+    ok = passes::lower_statements(p, m, k, {}) &&
+         (options.sanitize || (passes::insert_loop_schedule_points(k), true)) &&
+         passes::lower_synchronisation(p, m, k) && ok;
   }
   if (!ok) return false;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "back/opencl/cl_kernel.h"
+#include "passes/pipeline.h"
 #include "support/diagnostics.h"
 
 namespace mslport::back::opencl {
@@ -12,14 +13,15 @@ struct RaiseContext {
   ir::Module& module;
   DiagEngine& diags;
   Prelude& prelude;
+  const passes::PipelineOptions* pipeline = nullptr;  // printing / verifying around each step
   // "error: <construct> is not supported by the OpenCL backend yet".
   void unsupported(const ir::SourceLoc& loc, const std::string& construct) {
     diags.error(loc, construct + " is not supported by the OpenCL backend yet");
   }
 };
 
-// Runs every step on `out->module` (already lowered by the shared passes).
-// Returns false when a step reported errors.
+// Runs every step, the shared lowering included, on `out->module` (a copy of
+// the front end's). Returns false when a step reported errors.
 bool raise_module(RaiseContext& ctx, RaisedModule* out);
 
 // ---- the steps, in pipeline order (see raise.cc for why) ----
