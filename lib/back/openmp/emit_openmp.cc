@@ -17,9 +17,9 @@
 
 #include "back/openmp/cpp_printer.h"
 #include "back/openmp/invariant_division.h"
+#include "back/openmp/keywords.h"
 #include "back/openmp/prefix_guard.h"
 #include "back/openmp/row_prefetch.h"
-#include "back/openmp/rename_reserved.h"
 #include "back/openmp/sanitize.h"
 #include "back/openmp/streaming_stores.h"
 #include "back/openmp/work_item_loops.h"
@@ -28,6 +28,7 @@
 #include "passes/loop_schedule_points.h"
 #include "passes/lower_execution_model.h"
 #include "passes/predicate_sync.h"
+#include "passes/rename_reserved.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -42,8 +43,11 @@ std::string loc_string(const SourceLoc& l) {
 
 class KernelEmitter {
  public:
-  KernelEmitter(const Module& m, const Kernel& k, const EmitOptions& opt, DiagEngine& diags)
-      : m_(m), k_(k), opt_(opt), diags_(diags), plan_(plan_work_item_loops(k)), p_(m, &k, &plan_, diags) {
+  // `metal_name`: the kernel's name in the source, which the runner looks
+  // up (k.name is the C++ one, renamed where C++ reserves it).
+  KernelEmitter(const Module& m, const Kernel& k, const std::string& metal_name, const EmitOptions& opt,
+                DiagEngine& diags)
+      : m_(m), k_(k), metal_name_(metal_name), opt_(opt), diags_(diags), plan_(plan_work_item_loops(k)), p_(m, &k, &plan_, diags) {
     if (opt.sanitize) {
       san_ = std::make_unique<Sanitizer>(k, opt.sanitize);
       p_.set_sanitizer(san_.get());
@@ -169,6 +173,7 @@ class KernelEmitter {
 
   const Module& m_;
   const Kernel& k_;
+  const std::string& metal_name_;
   const EmitOptions& opt_;
   DiagEngine& diags_;
   WorkItemPlan plan_;
@@ -1352,7 +1357,7 @@ bool KernelEmitter::emit(std::ostringstream& cpp, std::ostringstream& header) {
   cpp << "    " << k_.name << "(" << join(generic_args, ", ") << ");\n";
   cpp << "    return 0;\n";
   cpp << "  } catch (const std::exception& e) {\n";
-  cpp << "    std::snprintf(msg, msg_len, \"%s: %s\", \"" << k_.name << "\", e.what());\n";
+  cpp << "    std::snprintf(msg, msg_len, \"%s: %s\", \"" << metal_name_ << "\", e.what());\n";
   cpp << "    return 1;\n";
   cpp << "  }\n";
   cpp << "}\n\n";
@@ -1365,7 +1370,7 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
   Module m = clone_module(module);
   bool ok = true;
   passes::Pipeline p(m, diags, nullptr);
-  rename_reserved(m);
+  passes::rename_reserved(m, cpp_reserved_names());
   for (auto& k : m.kernels) {
     if (!options.sanitize) prepare_invariant_divisors(k);
     // Sanitizing checks the kernel's own schedule points, not ours.
@@ -1402,8 +1407,8 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
   // With no header name the declarations go into the .cpp itself (stdout).
   if (!options.header_name.empty()) cpp << "#include \"" << options.header_name << "\"\n";
   cpp << "@HEADER@\n#include <cstddef>\n\nnamespace mslport_kernels {\n\n";
-  for (auto& k : m.kernels) {
-    KernelEmitter e(m, k, options, diags);
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    KernelEmitter e(m, m.kernels[i], module.kernels[i].name, options, diags);
     ok = e.emit(cpp, header) && ok;
   }
   header << "}  // namespace mslport_kernels\n";
@@ -1411,7 +1416,9 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
   cpp << "#ifdef MSLPORT_RUNNER_MODULE\n";
   cpp << "extern \"C\" const mslport_kernel_info* mslport_module_kernels(int* count) {\n";
   cpp << "  static const mslport_kernel_info kernels[] = {\n";
-  for (auto& k : m.kernels) cpp << "      {\"" << k.name << "\", &mslport_kernels::mslport_entry_" << k.name << "},\n";
+  for (size_t i = 0; i < m.kernels.size(); ++i)
+    cpp << "      {\"" << module.kernels[i].name << "\", &mslport_kernels::mslport_entry_" << m.kernels[i].name
+        << "},\n";
   cpp << "  };\n";
   cpp << "  *count = " << m.kernels.size() << ";\n";
   cpp << "  return kernels;\n";

@@ -3,7 +3,9 @@
 
 #include <set>
 
+#include "back/opencl/keywords.h"
 #include "passes/lower_execution_model.h"
+#include "passes/rename_reserved.h"
 
 namespace mslport::back::opencl {
 
@@ -12,8 +14,8 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
   passes::Pipeline p(m, ctx.diags, ctx.pipeline);
   const int errors_before = ctx.diags.error_count();
   // First, before any step adds names: ir::add_var keeps those unique
-  // against the renamed ones.
-  p.run("rename_reserved", [&] { return rename_reserved(ctx), true; });
+  // against the renamed ones (keywords.h says which names OpenCL C reserves).
+  p.run("rename_reserved", [&] { return passes::rename_reserved(m, opencl_reserved_names()), true; });
   // The shared lowering of Metal's execution model (lower_execution_model.h),
   // with a grid guard: OpenCL 1.2 rounds dispatchThreads grids up to whole
   // work-groups, and the guard is an early return the lowering handles.

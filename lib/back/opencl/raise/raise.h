@@ -26,10 +26,11 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out);
 
 // ---- the steps, in pipeline order (see raise.cc for why) ----
 
-// Reports IR the backend cannot print yet (bool vectors, half matrices, ...).
+// Reports IR the backend cannot print yet (bool vectors, half matrices, a
+// kernel named like an OpenCL C reserved word, ...).
 bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
-// Renames Metal identifiers that OpenCL C reserves (e.g. `global`, `half2`).
-void rename_reserved(RaiseContext& ctx);
+// (Then passes::rename_reserved with keywords.h: Metal names that OpenCL C
+// reserves, `global`, `half2`, `M_PI`, get names of their own.)
 // Kernel arguments: buffers -> `__global` pointers; ConstantRef -> `__constant
 // T*` used as `(*p)`; builtins -> locals computed at the top of the kernel;
 // the `grid` argument.
