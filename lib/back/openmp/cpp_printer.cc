@@ -1,6 +1,6 @@
 #include "back/openmp/cpp_printer.h"
 
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 #include "back/openmp/invariant_division.h"
 
 #include "back/openmp/sanitize.h"
@@ -117,12 +117,12 @@ static bool needs_parens(const Expr& e) {
 
 std::string CppPrinter::call(const Expr& e, bool wi) {
   std::string name = e.spelling;
-  if (name == passes::kThreadgroupSizeX) return "geo.tg_size.x";
-  if (name == passes::kThreadgroupThreads) return "geo.nthreads";
+  if (name == kThreadgroupSizeX) return "geo.tg_size.x";
+  if (name == kThreadgroupThreads) return "geo.nthreads";
   // Calls the passes insert, and the openmp_rt.h functions they become.
   static const std::map<std::string, std::string> kRuntimeCalls = {
-      {passes::kStridedTrips, "mslport::strided_trips"}, {passes::kFullTrips, "mslport::full_trips"},
-      {passes::kPrefetchAhead, "mslport::prefetch_ahead"},
+      {kStridedTrips, "mslport::strided_trips"}, {kFullTrips, "mslport::full_trips"},
+      {kPrefetchAhead, "mslport::prefetch_ahead"},
       {kUdivPrepare, "mslport::udiv_prepare"},           {kUdivPrepared, "mslport::udiv"},
       {kUmodPrepared, "mslport::umod"},
   };

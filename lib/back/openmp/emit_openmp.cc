@@ -25,7 +25,7 @@
 #include "back/openmp/work_item_loops.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 #include "passes/lower_execution_model.h"
 #include "passes/predicate_sync.h"
 #include "passes/rename_reserved.h"
@@ -764,7 +764,7 @@ void KernelEmitter::tg_stmt(const Stmt& s) {
       if (passes::is_canonical_collective_stmt(s)) { collective(s); break; }
       if (plan_.tg_evaluable(k_, *s.expr)) {
         line(ex(*s.expr, false) + ";");
-      } else if (passes::is_prefetch_hint(s)) {
+      } else if (is_prefetch_hint(s)) {
         // A hint whose address is per thread after all (a variable assigned
         // under an early return's flag): not worth a loop over work-items.
       } else {
@@ -1124,7 +1124,7 @@ void KernelEmitter::wi_stmt(const Stmt& s) {
     case Stmt::Kind::ExprStmt:
       // A threadgroup's prefetch hint in a loop that stayed per work-item:
       // once per work-item it would ask for the same lines 256 times.
-      if (passes::is_prefetch_hint(s)) break;
+      if (is_prefetch_hint(s)) break;
       if (auto it = staged_.find(&s); it != staged_.end()) {  // x_loop's streaming copy
         const std::string n = std::to_string(it->second);
         line("mslport_stage" + n + "[lx] = " + ex(*s.expr->args[1], true) + ";");
@@ -1375,7 +1375,7 @@ bool emit_module(const Module& module, const EmitOptions& options, DiagEngine& d
     if (!options.sanitize) prepare_invariant_divisors(k);
     // Sanitizing checks the kernel's own schedule points, not ours.
     ok = passes::lower_statements(p, m, k, {}) &&
-         (options.sanitize || (passes::insert_loop_schedule_points(k), true)) &&
+         (options.sanitize || (insert_loop_schedule_points(k), true)) &&
          passes::lower_synchronisation(p, m, k) && ok;
   }
   if (!ok) return false;

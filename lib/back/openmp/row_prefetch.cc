@@ -9,7 +9,7 @@
 
 #include "back/openmp/row_step.h"
 #include "ir/analysis/purity.h"
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 
 namespace mslport::back::openmp {
 namespace {
@@ -73,7 +73,7 @@ RowPrefetchFacts row_prefetch_facts(const ir::Kernel& k) {
   facts.group_dependent_vars = group_dependent_vars(k);
   if (!k.body) return facts;
   ir::walk_stmts(*k.body, [&](const Stmt& s) {
-    if (passes::is_prefetch_hint(s))
+    if (is_prefetch_hint(s))
       ir::walk_exprs(*s.expr, [&](const Expr& x) {
         if (x.kind == Expr::Kind::ParamRef && k.params[x.index].kind == ir::Param::Kind::Buffer)
           facts.hinted_buffers.insert(x.index);

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "passes/hoist_collectives.h"
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -60,7 +60,7 @@ struct Planner {
       tg = true;
     if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
     // Once per iteration of the threadgroup's loop, not per work-item.
-    if (parent_tg && passes::is_prefetch_hint(s)) tg = true;
+    if (parent_tg && is_prefetch_hint(s)) tg = true;
     if (tg) plan.tg_level.insert(&s);
     switch (s.kind) {
       case Stmt::Kind::Block:
@@ -251,8 +251,8 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
           break;
         case Expr::Kind::Member: ok = !x.args[0]->type.is_pointer(); break;
         case Expr::Kind::Call:  // the rewritten loops' trip counts: pure, never trap
-          ok = x.spelling == passes::kStridedTrips || x.spelling == passes::kFullTrips ||
-               x.spelling == passes::kThreadgroupSizeX || x.spelling == passes::kThreadgroupThreads;
+          ok = x.spelling == kStridedTrips || x.spelling == kFullTrips ||
+               x.spelling == kThreadgroupSizeX || x.spelling == kThreadgroupThreads;
           break;
         case Expr::Kind::ParamRef: ok = true; break;  // a buffer pointer itself, not what it points to
         case Expr::Kind::VarRef:

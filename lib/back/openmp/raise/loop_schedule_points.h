@@ -1,6 +1,6 @@
 #pragma once
 #include "ir/ir.h"
-namespace mslport::passes {
+namespace mslport::back::openmp {
 // For the C++/OpenMP backend only. A work-item loop vectorises over the
 // threads of a threadgroup only when it is the innermost loop; a kernel loop
 // inside it (`for (s = 0; s < n_slots; s++) sum += w[s] * slots[s*h + i]`)
@@ -63,4 +63,4 @@ constexpr const char* kFullTrips = "__mslport_full_trips";
 // read stream per core, which the hardware prefetcher alone ran at 7 GB/s.
 constexpr const char* kPrefetchAhead = "__mslport_prefetch_ahead";
 bool is_prefetch_hint(const ir::Stmt& s);  // an ExprStmt calling kPrefetchAhead
-}  // namespace mslport::passes
+}  // namespace mslport::back::openmp

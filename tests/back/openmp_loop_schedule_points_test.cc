@@ -1,9 +1,9 @@
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 
 #include "ir/printer.h"
 #include "passes/lower_execution_model.h"
 #include "ir/analysis/uniformity.h"
-#include "pass_test_util.h"
+#include "passes/pass_test_util.h"
 
 using namespace mslport;
 using namespace mslport::testing;
@@ -29,7 +29,7 @@ namespace {
 bool lower_with_schedule_points(ir::Module& m, ir::Kernel& k, DiagEngine& diags) {
   passes::Pipeline p(m, diags, nullptr);
   if (!passes::lower_statements(p, m, k, {})) return false;
-  passes::insert_loop_schedule_points(k);
+  back::openmp::insert_loop_schedule_points(k);
   return passes::lower_synchronisation(p, m, k);
 }
 }  // namespace
@@ -46,7 +46,7 @@ kernel void k(device const float* w [[buffer(0)]], device const float* x [[buffe
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 1);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 1);
   ASSERT_NE(first_loop(k), nullptr);
   EXPECT_TRUE(starts_with_schedule_point(*first_loop(k)));
   // The whole lowering accepts it: the early return becomes the alive flag
@@ -88,7 +88,7 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   out[i] = a;
 }
 )");
-  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 0);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(m.kernels[0]), 0);
 }
 
 TEST(LoopSchedulePoints, ThreadStridedLoopGetsAUniformTripCount) {
@@ -104,7 +104,7 @@ kernel void k(device const float* w [[buffer(0)]], device float* out [[buffer(1)
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 2);  // the full iterations, the tail
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 2);  // the full iterations, the tail
   const Stmt* loop = first_loop(k);
   ASSERT_NE(loop, nullptr);
   EXPECT_TRUE(starts_with_schedule_point(*loop));
@@ -138,7 +138,7 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3);  // full + tail for i, one for j
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 3);  // full + tail for i, one for j
   std::string ir_text = ir::print_kernel(m, k);
   EXPECT_NE(ir_text.find("__mslport_threadgroup_size_x()"), std::string::npos) << ir_text;
   EXPECT_EQ(ir_text.find("mslport_tail1"), std::string::npos) << ir_text;
@@ -165,7 +165,7 @@ kernel void k(device const float* eo [[buffer(0)]], device const float* w [[buff
   auto& k = m.kernels[0];
   // Full iterations: the i loop and its kk loop; the tail: the i loop only
   // (kk is under the tail's per-thread test there).
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3) << ir::print_kernel(m, k);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 3) << ir::print_kernel(m, k);
 }
 
 TEST(LoopSchedulePoints, LiteralLoopsOfANestStayInTheWorkItemLoop) {
@@ -185,7 +185,7 @@ kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)
   }
 }
 )");
-  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 3);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(m.kernels[0]), 3);
 }
 
 TEST(LoopSchedulePoints, LoopsOnlySomeThreadsReachAreLeftAlone) {
@@ -199,7 +199,7 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   }
 }
 )");
-  EXPECT_EQ(passes::insert_loop_schedule_points(m.kernels[0]), 0);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(m.kernels[0]), 0);
 }
 
 TEST(LoopSchedulePoints, UniformBranchesOverPerThreadAccessesGetOne) {
@@ -221,7 +221,7 @@ kernel void k(device const float* a [[buffer(0)]], device const float* b [[buffe
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 3);  // kk > 0, both branches of kk > 1
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 3);  // kk > 0, both branches of kk > 1
 }
 
 TEST(LoopSchedulePoints, UniformBranchesStayBranchesUnderAnEarlyReturnOnlyOnParameters) {
@@ -267,7 +267,7 @@ kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buff
 }
 )");
   auto& k = m.kernels[0];
-  EXPECT_EQ(passes::insert_loop_schedule_points(k), 4);
+  EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 4);
   const std::string ir_text = ir::print_kernel(m, k);
   auto count = [&](const std::string& needle) {
     size_t n = 0;
@@ -285,5 +285,5 @@ kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buff
   EXPECT_TRUE(starts_with_schedule_point(*loop));
   ASSERT_GE(loop->body->stmts.size(), 3u);
   EXPECT_EQ(loop->body->stmts[1]->kind, Stmt::Kind::ExprStmt);
-  EXPECT_EQ(loop->body->stmts[1]->expr->spelling, passes::kPrefetchAhead);
+  EXPECT_EQ(loop->body->stmts[1]->expr->spelling, back::openmp::kPrefetchAhead);
 }

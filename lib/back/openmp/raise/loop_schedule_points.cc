@@ -1,4 +1,4 @@
-#include "passes/loop_schedule_points.h"
+#include "back/openmp/raise/loop_schedule_points.h"
 
 #include <map>
 #include <set>
@@ -9,7 +9,7 @@
 #include "ir/analysis/purity.h"
 #include "ir/analysis/uniformity.h"
 
-namespace mslport::passes {
+namespace mslport::back::openmp {
 using namespace ir;
 using namespace ir::analysis;
 
@@ -476,4 +476,4 @@ int insert_loop_schedule_points(Kernel& k) {
   return s.inserted;
 }
 
-}  // namespace mslport::passes
+}  // namespace mslport::back::openmp
