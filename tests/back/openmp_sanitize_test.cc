@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "back/openmp/emit_openmp.h"
-#include "back/openmp/sanitize.h"
+#include "back/openmp/raise/sanitize.h"
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
 #include "test_support.h"

@@ -1,4 +1,4 @@
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 
 #include <algorithm>
 #include <functional>
@@ -6,6 +6,7 @@
 
 #include "passes/hoist_collectives.h"
 #include "back/openmp/raise/loop_schedule_points.h"
+#include "back/openmp/raise/sanitize.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -45,7 +46,7 @@ bool contains_loop_exit(const Stmt& s) {
 
 struct Planner {
   const Kernel& k;
-  WorkItemPlan& plan;
+  StoragePlan& plan;
   std::unordered_set<int> uniform_vars;
   std::unordered_set<int> guarded;  // assigned under a non-uniform condition
 
@@ -59,8 +60,9 @@ struct Planner {
         !(s.expr && s.expr->kind == Expr::Kind::Collective))
       tg = true;
     if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
-    // Once per iteration of the threadgroup's loop, not per work-item.
-    if (parent_tg && is_prefetch_hint(s)) tg = true;
+    // Once per iteration of the threadgroup's loop, not per work-item; a
+    // sanitizer's barrier or SIMD-group event where its barrier is.
+    if (parent_tg && (is_prefetch_hint(s) || is_sanitizer_sync_event(s))) tg = true;
     if (tg) plan.tg_level.insert(&s);
     switch (s.kind) {
       case Stmt::Kind::Block:
@@ -159,7 +161,7 @@ struct Planner {
 // buffers included), thread ids and variables that are themselves
 // single-definition (uniform or Remat), with no memory access, call or
 // integer division by a non-literal.
-void choose_remat(const Kernel& k, WorkItemPlan& plan) {
+void choose_remat(const Kernel& k, StoragePlan& plan) {
   plan.remat_init.assign(k.vars.size(), nullptr);
   // The defining expression: the declaration's initialiser, or the one plain
   // assignment to a variable declared without one (predicate_sync splits
@@ -287,7 +289,7 @@ void choose_remat(const Kernel& k, WorkItemPlan& plan) {
 
 }  // namespace
 
-bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
+bool StoragePlan::tg_evaluable(const Kernel& k, const Expr& e) const {
   bool ok = true;
   walk_exprs(e, [&](const Expr& x) {
     if (x.kind == Expr::Kind::VarRef && storage[x.index] != Storage::Uniform) ok = false;
@@ -300,8 +302,8 @@ bool WorkItemPlan::tg_evaluable(const Kernel& k, const Expr& e) const {
   return ok;
 }
 
-WorkItemPlan plan_work_item_loops(const Kernel& k) {
-  WorkItemPlan plan;
+StoragePlan plan_storage(const Kernel& k) {
+  StoragePlan plan;
   plan.has_sync = k.body && ir::analysis::contains_sync(*k.body);
   plan.uniformity = ir::analysis::analyze_uniformity(k);
   plan.storage.assign(k.vars.size(), Storage::Local);

@@ -4,7 +4,7 @@
 // vectorised work-item loops. The quantised mat-vecs divide once per
 // 32-bit weight word (`col / (group_size / 8)`); with the divisor prepared
 // per threadgroup the 4-bit mat-vec measured 1.35x on the 2-core VM.
-#include "back/openmp/invariant_division.h"
+#include "back/openmp/raise/invariant_division.h"
 
 #include <map>
 #include <set>

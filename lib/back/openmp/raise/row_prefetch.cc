@@ -3,11 +3,11 @@
 // is one stream per core, and a loop over K slots or experts makes K of
 // them; measured, the L2 prefetcher of the 2-core VM does not run far
 // enough ahead of that many (row_prefetch.h).
-#include "back/openmp/row_prefetch.h"
+#include "back/openmp/raise/row_prefetch.h"
 
 #include <map>
 
-#include "back/openmp/row_step.h"
+#include "back/openmp/raise/row_step.h"
 #include "ir/analysis/purity.h"
 #include "back/openmp/raise/loop_schedule_points.h"
 
@@ -55,7 +55,7 @@ std::set<int> group_dependent_vars(const ir::Kernel& k) {
 
 // Arithmetic on values only (ir/analysis/purity.h), also in the
 // definitions of the recomputed variables `e` reads.
-bool pure_arithmetic(const WorkItemPlan& plan, const Expr& e, int depth = 0) {
+bool pure_arithmetic(const StoragePlan& plan, const Expr& e, int depth = 0) {
   if (depth > 32 || !ir::analysis::is_arithmetic(e)) return false;
   bool ok = true;
   ir::walk_exprs(e, [&](const Expr& x) {
@@ -84,7 +84,7 @@ RowPrefetchFacts row_prefetch_facts(const ir::Kernel& k) {
   return facts;
 }
 
-PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
+PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const StoragePlan& plan,
                                       const std::vector<const Stmt*>& loop, int known_true_var,
                                       const RowPrefetchFacts& facts) {
   constexpr size_t kMaxReads = 4;

@@ -1,4 +1,4 @@
-#include "back/openmp/row_step.h"
+#include "back/openmp/raise/row_step.h"
 
 #include <functional>
 #include <utility>
@@ -45,7 +45,7 @@ std::vector<const Stmt*> statements_every_item_runs(const std::vector<const Stmt
   return flat;
 }
 
-RowStep::RowStep(const ir::Kernel& k, const WorkItemPlan& plan, const std::vector<const Stmt*>& loop)
+RowStep::RowStep(const ir::Kernel& k, const StoragePlan& plan, const std::vector<const Stmt*>& loop)
     : k_(k), plan_(plan), loop_(loop) {
   std::map<int, int> writes;
   for (auto* s : loop)

@@ -14,7 +14,7 @@
 #include <set>
 #include <vector>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "ir/ir.h"
 
 namespace mslport::back::openmp {
@@ -49,7 +49,7 @@ RowPrefetchFacts row_prefetch_facts(const ir::Kernel& k);
 // reads alike, like a mat-vec's x, is in cache already), E free of memory
 // reads and calls (evaluated for lx = 0, where that work-item might not
 // reach the read). One per buffer, at most four, in the order seen.
-PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const WorkItemPlan& plan,
+PrefetchedReads find_prefetched_reads(const ir::Kernel& k, const StoragePlan& plan,
                                       const std::vector<const ir::Stmt*>& loop, int known_true_var,
                                       const RowPrefetchFacts& facts);
 

@@ -1,8 +1,8 @@
-// The work-item-loop plan for one kernel (the MCUDA / PoCL approach): a
+// Step: the storage plan of one kernel (the MCUDA / PoCL approach): a
 // threadgroup runs on one CPU thread; statements between synchronisation
 // points become loops over the threadgroup's work-items.
 //
-// The plan decides, for a lowered kernel (passes::lower_execution_model):
+// The plan decides, for a lowered kernel (passes::lower_synchronisation):
 //  * which statements run once per threadgroup ("threadgroup level": they
 //    contain a barrier, a collective, a uniform return, or define/assign a
 //    threadgroup-uniform variable) — everything else runs inside a
@@ -32,7 +32,7 @@ enum class Storage {
   Remat,
 };
 
-struct WorkItemPlan {
+struct StoragePlan {
   bool has_sync = false;                        // any barrier or collective
   std::vector<Storage> storage;                 // per Kernel::vars
   std::unordered_set<const ir::Stmt*> tg_level; // statements run once per threadgroup
@@ -49,6 +49,6 @@ struct WorkItemPlan {
   bool tg_evaluable(const ir::Kernel& k, const ir::Expr& e) const;
 };
 
-WorkItemPlan plan_work_item_loops(const ir::Kernel& k);
+StoragePlan plan_storage(const ir::Kernel& k);
 
 }  // namespace mslport::back::openmp

@@ -1,10 +1,10 @@
 // Prints IR types and expressions as C++ for the OpenMP backend. Knows how
-// each variable is stored (WorkItemPlan) but decides nothing else.
+// each variable is stored (raise/storage.h) but decides nothing else.
 #pragma once
 
 #include <string>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "ir/ir.h"
 #include "support/diagnostics.h"
 
@@ -12,7 +12,7 @@ namespace mslport::back::openmp {
 
 class CppPrinter {
  public:
-  CppPrinter(const ir::Module& m, const ir::Kernel* k, const WorkItemPlan* plan, DiagEngine& diags)
+  CppPrinter(const ir::Module& m, const ir::Kernel* k, const StoragePlan* plan, DiagEngine& diags)
       : m_(m), k_(k), plan_(plan), diags_(diags) {}
 
   std::string type(const ir::Type& t) const;
@@ -24,9 +24,6 @@ class CppPrinter {
   std::string var_ref(int var, bool in_work_item);
   std::string literal_float(const ir::Expr& e) const;
   bool ok() const { return ok_; }
-  // Sanitizing: accesses to threadgroup and device memory go through the
-  // checker (sanitize.h decides which); null (the default) prints them plain.
-  void set_sanitizer(class Sanitizer* s) { san_ = s; }
   // Reads of `var` print as `true` (-1: none): the emitter's copy of a
   // work-item loop for when every work-item is still alive.
   void set_known_true(int var) { known_true_ = var; }
@@ -37,20 +34,16 @@ class CppPrinter {
 
  private:
   std::string call(const ir::Expr& e, bool wi);
-  // `mslport_san.ref(site, use, region, &(lvalue), wi)` for an access.
-  std::string checked(const ir::Expr& e, int use, int region, const std::string& address, bool wi);
-  std::string index_chain(const ir::Expr& e, bool wi);
+  // The sanitizer's intrinsics (raise/sanitize.h), as calls of the
+  // threadgroup's checker; empty for any other call.
+  std::string sanitizer_call(const ir::Expr& e, bool wi);
   void unsupported(const ir::SourceLoc& loc, const std::string& what);
 
   const ir::Module& m_;
   const ir::Kernel* k_;
-  const WorkItemPlan* plan_;
+  const StoragePlan* plan_;
   DiagEngine& diags_;
   bool ok_ = true;
-  class Sanitizer* san_ = nullptr;
-  // How the expression being printed is used (sanitizing only):
-  // 0 read, 1 write, 2 read-write, 3 address taken (no access).
-  int use_ = 0;
   int known_true_ = -1;
   bool scalar_work_items_ = false;
 };

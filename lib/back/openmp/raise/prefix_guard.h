@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "ir/ir.h"
 
 namespace mslport::back::openmp {
@@ -36,12 +36,12 @@ struct PrefixGuard {
 // `constant` parameters (read-only: B cannot change them), with no call,
 // memory index or assignment: evaluating it once before the loop gives
 // every work-item the value its own test would read.
-std::optional<PrefixGuard> match_prefix_guard(const ir::Kernel& k, const WorkItemPlan& plan, const ir::Stmt& s);
+std::optional<PrefixGuard> match_prefix_guard(const ir::Kernel& k, const StoragePlan& plan, const ir::Stmt& s);
 
 // The same for a region `if (id >= n) return; B...` (or `n <= id`): the
 // work-items that do not return are the prefix id < n. `region` must have no
 // other return.
-std::optional<PrefixGuard> match_prefix_return(const ir::Kernel& k, const WorkItemPlan& plan,
+std::optional<PrefixGuard> match_prefix_return(const ir::Kernel& k, const StoragePlan& plan,
                                                const std::vector<const ir::Stmt*>& region);
 
 }  // namespace mslport::back::openmp

@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "ir/ir.h"
 
 namespace mslport::back::openmp {
@@ -30,7 +30,7 @@ std::vector<const ir::Stmt*> statements_every_item_runs(const std::vector<const 
 // declarations (given once, never written again) it looks through.
 class RowStep {
  public:
-  RowStep(const ir::Kernel& k, const WorkItemPlan& plan, const std::vector<const ir::Stmt*>& loop);
+  RowStep(const ir::Kernel& k, const StoragePlan& plan, const std::vector<const ir::Stmt*>& loop);
   std::optional<int64_t> of(const ir::Expr& e) const { return of(e, 0); }
   // The declarations `of` went through since the last call.
   std::set<int> take_used() const;
@@ -42,7 +42,7 @@ class RowStep {
  private:
   std::optional<int64_t> of(const ir::Expr& e, int depth) const;
   const ir::Kernel& k_;
-  const WorkItemPlan& plan_;
+  const StoragePlan& plan_;
   std::vector<const ir::Stmt*> loop_;
   std::map<int, const ir::Stmt*> defs_;  // locals declared at the top of the loop with a value, never written again there
   mutable std::set<int> used_;

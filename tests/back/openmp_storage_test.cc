@@ -2,7 +2,7 @@
 // loop, a per-work-item array across barriers, or one threadgroup scalar.
 #include <gtest/gtest.h>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "front/parse_metal.h"
 #include "passes/lower_execution_model.h"
 #include "test_support.h"
@@ -10,7 +10,7 @@
 using namespace mslport;
 using back::openmp::Storage;
 
-TEST(WorkItemPlan, StorageFollowsBarriersAndUniformity) {
+TEST(StoragePlan, StorageFollowsBarriersAndUniformity) {
   std::string path = mslport::testing::write_temp_file("plan.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
@@ -34,7 +34,7 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   ASSERT_TRUE(m);
   auto& k = m->kernels[0];
   ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_work_item_loops(k);
+  auto plan = back::openmp::plan_storage(k);
   auto storage = [&](const std::string& name) {
     for (size_t i = 0; i < k.vars.size(); ++i)
       if (k.vars[i].name == name) return plan.storage[i];
@@ -48,7 +48,7 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   EXPECT_EQ(storage("scaled"), Storage::Local);
 }
 
-TEST(WorkItemPlan, PureThreadIdArithmeticIsRecomputedNotStored) {
+TEST(StoragePlan, PureThreadIdArithmeticIsRecomputedNotStored) {
   std::string path = mslport::testing::write_temp_file("remat.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
@@ -70,7 +70,7 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   ASSERT_TRUE(m);
   auto& k = m->kernels[0];
   ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_work_item_loops(k);
+  auto plan = back::openmp::plan_storage(k);
   auto storage = [&](const std::string& name) {
     for (size_t i = 0; i < k.vars.size(); ++i)
       if (k.vars[i].name == name) return plan.storage[i];
@@ -84,7 +84,7 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   EXPECT_EQ(storage("loaded"), Storage::PerThread);
 }
 
-TEST(WorkItemPlan, RecomputedValuesNeverDivideByAVariable) {
+TEST(StoragePlan, RecomputedValuesNeverDivideByAVariable) {
   // A dead work-item recomputes too: `q = i / n` could trap for n == 0
   // where the kernel's own code would not have divided.
   std::string path = mslport::testing::write_temp_file("remat_div.metal", R"(#include <metal_stdlib>
@@ -104,7 +104,7 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   ASSERT_TRUE(m);
   auto& k = m->kernels[0];
   ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_work_item_loops(k);
+  auto plan = back::openmp::plan_storage(k);
   for (size_t i = 0; i < k.vars.size(); ++i) {
     if (k.vars[i].name == "q") {
       EXPECT_EQ(plan.storage[i], Storage::PerThread);

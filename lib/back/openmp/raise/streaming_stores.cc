@@ -5,9 +5,9 @@
 // address is its row's first address plus the x index: the staged row then
 // holds exactly the values, at exactly the places, the loop would have
 // stored.
-#include "back/openmp/streaming_stores.h"
+#include "back/openmp/raise/streaming_stores.h"
 
-#include "back/openmp/row_step.h"
+#include "back/openmp/raise/row_step.h"
 
 #include <map>
 
@@ -46,7 +46,7 @@ std::set<int> write_only_buffers(const ir::Kernel& k) {
   return out;
 }
 
-std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const WorkItemPlan& plan,
+std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const StoragePlan& plan,
                                                 const std::set<int>& write_only,
                                                 const std::vector<const Stmt*>& loop, int known_true_var) {
   std::map<int, int> refs;  // buffer -> references anywhere in the loop

@@ -14,7 +14,7 @@
 #include <set>
 #include <vector>
 
-#include "back/openmp/work_item_loops.h"
+#include "back/openmp/raise/storage.h"
 #include "ir/ir.h"
 
 namespace mslport::back::openmp {
@@ -39,7 +39,7 @@ std::set<int> write_only_buffers(const ir::Kernel& k);
 // staged per row and streamed. Looks into `if (known_true_var)` blocks,
 // which the emitter prints as plain blocks (pass -1 for none). At most one
 // store per buffer; a buffer stored to twice in the loop is left out.
-std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const WorkItemPlan& plan,
+std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const StoragePlan& plan,
                                                 const std::set<int>& write_only,
                                                 const std::vector<const ir::Stmt*>& loop, int known_true_var);
 

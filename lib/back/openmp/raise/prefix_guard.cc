@@ -1,4 +1,4 @@
-#include "back/openmp/prefix_guard.h"
+#include "back/openmp/raise/prefix_guard.h"
 
 #include <set>
 
@@ -46,7 +46,7 @@ bool address_taken(const Kernel& k, int var) {
 
 // The same value for every work-item, before the loop as inside it
 // (`written`: the variables the guarded statements write).
-bool invariant_bound(const Kernel& k, const WorkItemPlan& plan, const Expr& e, const std::set<int>& written) {
+bool invariant_bound(const Kernel& k, const StoragePlan& plan, const Expr& e, const std::set<int>& written) {
   switch (e.kind) {
     case Expr::Kind::IntLit: case Expr::Kind::BoolLit: return true;
     case Expr::Kind::VarRef:
@@ -77,7 +77,7 @@ bool invariant_bound(const Kernel& k, const WorkItemPlan& plan, const Expr& e, c
 }
 
 // `id op n` with `op` (Lt, or Ge for the return form) or its mirror.
-std::optional<PrefixGuard> match_bound(const Kernel& k, const WorkItemPlan& plan, const Stmt& test, BinaryOp op,
+std::optional<PrefixGuard> match_bound(const Kernel& k, const StoragePlan& plan, const Stmt& test, BinaryOp op,
                                        BinaryOp mirrored, std::vector<const Stmt*> body) {
   const Expr& c = *test.expr;
   if (c.kind != Expr::Kind::Binary || (c.binary_op != op && c.binary_op != mirrored)) return {};
@@ -98,14 +98,14 @@ std::optional<PrefixGuard> match_bound(const Kernel& k, const WorkItemPlan& plan
 
 }  // namespace
 
-std::optional<PrefixGuard> match_prefix_guard(const Kernel& k, const WorkItemPlan& plan, const Stmt& s) {
+std::optional<PrefixGuard> match_prefix_guard(const Kernel& k, const StoragePlan& plan, const Stmt& s) {
   if (s.kind != Stmt::Kind::If || !s.expr || !s.body || (s.else_body && !s.else_body->stmts.empty())) return {};
   std::vector<const Stmt*> body;
   for (auto& b : s.body->stmts) body.push_back(b.get());
   return match_bound(k, plan, s, BinaryOp::Lt, BinaryOp::Gt, std::move(body));
 }
 
-std::optional<PrefixGuard> match_prefix_return(const Kernel& k, const WorkItemPlan& plan,
+std::optional<PrefixGuard> match_prefix_return(const Kernel& k, const StoragePlan& plan,
                                                const std::vector<const Stmt*>& region) {
   if (region.size() < 2) return {};
   const Stmt& s = *region[0];

@@ -1,9 +1,8 @@
-#include "back/openmp/cpp_printer.h"
+#include "back/openmp/print/cpp_printer.h"
 
+#include "back/openmp/raise/invariant_division.h"
 #include "back/openmp/raise/loop_schedule_points.h"
-#include "back/openmp/invariant_division.h"
-
-#include "back/openmp/sanitize.h"
+#include "back/openmp/raise/sanitize.h"
 
 #include <cmath>
 #include <cstdio>
@@ -131,26 +130,11 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
     for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + expr(*e.args[i], wi);
     return out + ")";
   }
+  if (std::string checker = sanitizer_call(e, wi); !checker.empty()) return checker;
   if (name.rfind("fast::", 0) == 0) name = name.substr(6);
   if (!is_supported_metal_function(name)) {
     unsupported(e.loc, "Metal function '" + e.spelling + "'");
     return "/*unsupported*/0";
-  }
-  if (san_ && e.kind == Expr::Kind::SimdMatrixOp && e.matrix_op != SimdMatrixOpKind::Fill) {
-    // Sanitizing: the tile's element accesses go through the checker, as
-    // the SIMD group's (mslport/sanitizer_rt.h); every operation counts for
-    // the divergence check.
-    const std::string who = wi ? "wi" : "mslport::san::kTgLevel";
-    const std::string site = san_->site(e.loc);
-    std::string args;
-    for (size_t i = 0; i < e.args.size(); ++i) args += ", " + expr(*e.args[i], wi);
-    if (e.matrix_op == SimdMatrixOpKind::Load || e.matrix_op == SimdMatrixOpKind::Store) {
-      int region = san_->pointer_region(*e.args[1]);
-      if (region == Sanitizer::kNotChecked) region = e.args[1]->type.space == AddressSpace::Threadgroup ? -2 : -1;
-      return std::string("mslport_san.") + (e.matrix_op == SimdMatrixOpKind::Load ? "tile_load(" : "tile_store(") +
-             site + ", " + std::to_string(region) + args + ", " + who + ")";
-    }
-    return "(mslport_san.tile_op(" + site + ", " + who + "), mslport::msl::" + name + "(" + args.substr(2) + "))";
   }
   if (name == "make_filled_simdgroup_matrix" && e.args.size() == 1)
     return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
@@ -162,19 +146,35 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   return s + ")";
 }
 
-std::string CppPrinter::checked(const Expr& e, int use, int region, const std::string& address, bool wi) {
-  static const char* kUse[] = {"Read", "Write", "ReadWrite"};
-  return "mslport_san.ref(" + san_->site(e.loc) + ", mslport::san::Use::" + kUse[use] + ", " +
-         std::to_string(region) + ", " + address + ", " + (wi ? "wi" : "mslport::san::kTgLevel") + ")";
-}
-
-// a[i][j] with the indices printed (and checked) as usual, the chain itself plain.
-std::string CppPrinter::index_chain(const Expr& e, bool wi) {
-  if (e.kind != Expr::Kind::Index) {
-    std::string s = expr(e, wi);
-    return needs_parens(e) ? "(" + s + ")" : s;
+std::string CppPrinter::sanitizer_call(const Expr& e, bool wi) {
+  const std::string& name = e.spelling;
+  if (name.rfind("__mslport_san_", 0) != 0) return "";
+  // Who accesses: the work-item, or the threadgroup as a whole.
+  const std::string who = wi ? "wi" : "mslport::san::kTgLevel";
+  auto site = [&](const Expr& lit) { return "mslport_site_" + k_->name + "_" + std::to_string(lit.int_value); };
+  auto rest = [&](size_t from) {
+    std::string s;
+    for (size_t i = from; i < e.args.size(); ++i) s += ", " + expr(*e.args[i], wi);
+    return s;
+  };
+  if (name == kSanAccess) {
+    static const char* kUse[] = {"Read", "Write", "ReadWrite"};
+    const Expr& address = *e.args[3];
+    const bool plain = address.kind == Expr::Kind::Unary && address.unary_op == UnaryOp::AddrOf;
+    std::string a = expr(address, wi);
+    if (!plain && needs_parens(address)) a = "(" + a + ")";
+    return "mslport_san.ref(" + site(*e.args[0]) + ", mslport::san::Use::" + kUse[e.args[1]->int_value] + ", " +
+           std::to_string(e.args[2]->int_value) + ", " + a + ", " + who + ")";
   }
-  return index_chain(*e.args[0], wi) + "[" + expr(*e.args[1], wi) + "]";
+  if (name == kSanTileLoad || name == kSanTileStore)
+    return std::string("mslport_san.") + (name == kSanTileLoad ? "tile_load(" : "tile_store(") + site(*e.args[0]) +
+           ", " + std::to_string(e.args[1]->int_value) + rest(2) + ", " + who + ")";
+  if (name == kSanTileOp) return "(mslport_san.tile_op(" + site(*e.args[0]) + ", " + who + "), " + expr(*e.args[1], wi) + ")";
+  if (name == kSanBarrier)
+    return "mslport_san.barrier(" + site(*e.args[0]) + ", " + (e.args[1]->int_value ? "true" : "false") + ")";
+  if (name == kSanSimdSync) return "mslport_san.simd_sync()";
+  if (name == kSanReturned) return "mslport_san.returned(" + site(*e.args[0]) + ", wi)";
+  return "";
 }
 
 std::string CppPrinter::expr(const Expr& e, bool wi) {
@@ -182,22 +182,6 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     std::string s = expr(x, wi);
     return needs_parens(x) ? "(" + s + ")" : s;
   };
-  const int use = use_;
-  use_ = 0;
-  if (san_ && use != 3 && e.type.kind != Type::Kind::Array) {
-    if (e.kind == Expr::Kind::Index) {
-      const Expr* base = e.args[0].get();
-      while (base->kind == Expr::Kind::Index && base->type.kind == Type::Kind::Array) base = base->args[0].get();
-      int region = san_->region_of(*base);
-      if (region != Sanitizer::kNotChecked) return checked(e, use, region, "&" + index_chain(e, wi), wi);
-    }
-    if (e.kind == Expr::Kind::Unary && e.unary_op == UnaryOp::Deref) {
-      int region = san_->region_of(*e.args[0]);
-      if (region != Sanitizer::kNotChecked) return checked(e, use, region, sub(*e.args[0]), wi);
-    }
-    if (e.kind == Expr::Kind::TgAllocRef && e.type.kind != Type::Kind::Struct)
-      return checked(e, use, e.index, "&" + k_->tg_allocs.at(e.index).name, wi);
-  }
   switch (e.kind) {
     case Expr::Kind::IntLit: {
       if (!e.type.is_scalar()) return std::to_string(e.int_value);
@@ -218,8 +202,9 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::GlobalConstRef: return m_.constants.at(e.index).name;
     case Expr::Kind::Unary: {
       const Expr& a = *e.args[0];
-      if (e.unary_op == UnaryOp::AddrOf) use_ = 3;
-      if (ir::is_increment(e.unary_op)) use_ = 2;
+      // A checked access (raise/sanitize.h): the checker's reference to the element.
+      if (e.unary_op == UnaryOp::Deref && a.kind == Expr::Kind::Call && a.spelling == kSanAccess)
+        return sanitizer_call(a, wi);
       switch (e.unary_op) {
         case UnaryOp::PostInc: return sub(a) + "++";
         case UnaryOp::PostDec: return sub(a) + "--";
@@ -248,8 +233,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     }
     case Expr::Kind::Assign: {
       std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
-      use_ = e.assign_op ? 2 : 1;
-      const std::string l = sub(*e.args[0]);  // first: it consumes use_
+      const std::string l = sub(*e.args[0]);
       if (e.assign_op && e.type.is_scalar(ScalarKind::BFloat)) {
         return l + " = mslport::bfloat(float(" + l + ") " + binary_spelling(*e.assign_op) + " float(" +
                sub(*e.args[1]) + "))";
@@ -288,12 +272,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;
       const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
-      if (!e.arrow) use_ = use;
       return sub(base) + (e.arrow ? "->" : ".") + field;
     }
     case Expr::Kind::Swizzle: {
       static const char* kLanes = "xyzw";
-      use_ = use;
       if (e.components.size() == 1) return sub(*e.args[0]) + "." + kLanes[e.components[0]];
       std::string s = "mslport::swizzle<";
       for (size_t i = 0; i < e.components.size(); ++i) s += (i ? ", " : "") + std::to_string(e.components[i]);
