@@ -35,7 +35,7 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   // The header after its banner: what the .cpp includes, or carries itself.
   std::ostringstream decls;
   CppPrinter types(m, nullptr, nullptr, diags);
-  decls << "#pragma once\n\n#include <mslport/" << (options.sanitize ? "sanitizer_rt.h" : "openmp_rt.h")
+  decls << "#include <mslport/" << (options.sanitize ? "sanitizer_rt.h" : "openmp_rt.h")
         << ">\n\nnamespace mslport_kernels {\n\n";
   for (auto& s : m.structs) {
     decls << "struct " << s.name << " {\n";
@@ -81,7 +81,7 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
     cpp << "}\n";
   }
   cpp << "#endif\n";
-  out->header_source = banner + decls.str();
+  out->header_source = banner + "#pragma once\n\n" + decls.str();
   out->cpp_source = cpp.str();
   return true;
 }
