@@ -141,8 +141,8 @@ std::string BodyPrinter::condition(const Condition& c, const SourceLoc& where) {
   if (sanitize()) line("uint32_t mslport_first_wi = 0;");
   open_loop(c.loop, Scope{});
   if (raised_.loops.alive_var >= 0) line("if (!" + p_.var_ref(raised_.loops.alive_var, true) + ") continue;");
-  line("const bool v = " + ex(cond, true) + ";");
-  line("if (mslport_first) { " + v + " = v; mslport_first = false;" +
+  line("const bool mslport_v = " + ex(cond, true) + ";");
+  line("if (mslport_first) { " + v + " = mslport_v; mslport_first = false;" +
        (sanitize() ? " mslport_first_wi = wi;" : "") + " }");
   std::string report;
   if (sanitize()) {
@@ -151,7 +151,7 @@ std::string BodyPrinter::condition(const Condition& c, const SourceLoc& where) {
              (c.sync_site >= 0 ? "&" + site + std::to_string(c.sync_site) : std::string("nullptr")) +
              ", mslport_first_wi, " + v + ", wi); ";
   }
-  line("else if (v != " + v + ") { " + report + "err.set(mslport::divergence_message(" +
+  line("else if (mslport_v != " + v + ") { " + report + "err.set(mslport::divergence_message(" +
        cpp_string_literal(loc_string(where)) + ", geo)); return; }");
   close_loop(c.loop);
   --indent_;
