@@ -3,6 +3,7 @@
 # Run through ctest (tests/CMakeLists.txt), which passes the tool paths:
 #   lit.py -D mslport=build/tool/mslport -D filecheck=/usr/lib/llvm-19/bin/FileCheck tests/lit
 import os
+import sys
 
 import lit.formats
 
@@ -24,6 +25,7 @@ config.substitutions.append(("%mslport", mslport))
 config.substitutions.append(("FileCheck", filecheck))
 # LLVM's `not` (inverts the exit status) lives beside FileCheck.
 config.substitutions.append(("not ", os.path.join(os.path.dirname(filecheck), "not") + " "))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "inputs")))
 # Compiling emitted code: the C++ compiler and the runtime's headers, and a
 # Clang that parses OpenCL C with its default header.

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -348,8 +349,48 @@ struct Scheduler {
     return false;
   }
 
+  // Per statement, found once before visit(): schedulable_body, and whether
+  // it accesses a buffer at a per-thread index. Asked at every level of a
+  // chain of else-ifs, a walk per question made the chain quadratic. The
+  // points visit() inserts go to the top of a body it has decided on, so
+  // they never change the answer for a statement asked about later.
+  std::unordered_map<const Stmt*, bool> schedulable_, per_thread_access_;
+
+  void find_facts(const Stmt& s) {
+    bool schedulable = s.kind != Stmt::Kind::Break && s.kind != Stmt::Kind::Continue &&
+                       s.kind != Stmt::Kind::Return && s.kind != Stmt::Kind::Barrier;
+    bool access = false;
+    for (const Expr* e : {s.expr.get(), s.step.get()}) {
+      if (!e) continue;
+      walk_exprs(*e, [&](const Expr& x) {
+        // simdgroup_matrix operations act for the whole SIMD group at once
+        // (the backend keeps one copy of each matrix): leave their loops alone.
+        if (x.kind == Expr::Kind::Collective || x.kind == Expr::Kind::SimdMatrixOp ||
+            x.type.kind == Type::Kind::SimdMatrix)
+          schedulable = false;
+        if (x.kind == Expr::Kind::Index && x.args[0]->type.kind == Type::Kind::Pointer &&
+            level(*x.args[1]) != Uniformity::Threadgroup)
+          access = true;
+        return true;
+      });
+    }
+    auto child = [&](const StmtPtr& c) {
+      if (!c) return;
+      find_facts(*c);
+      schedulable = schedulable && schedulable_[c.get()];
+      access = access || per_thread_access_[c.get()];
+    };
+    for (auto& c : s.stmts) child(c);
+    child(s.init);
+    child(s.body);
+    child(s.else_body);
+    schedulable_[&s] = schedulable;
+    per_thread_access_[&s] = access;
+  }
+  bool schedulable(const Stmt& body) const { return schedulable_.at(&body); }
+
   bool chosen(const Stmt& s) const {
-    if (s.kind != Stmt::Kind::For || !schedulable_body(*s.body) || literal_bound(s)) return false;
+    if (s.kind != Stmt::Kind::For || !schedulable(*s.body) || literal_bound(s)) return false;
     if (s.step && contains_collective(*s.step)) return false;
     auto it = info.loop_level.find(&s);
     Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
@@ -370,23 +411,11 @@ struct Scheduler {
   // point in each branch makes the If run once per threadgroup instead,
   // with work-item loops inside.
   bool uniform_branch(const Stmt& s) const {
-    if (s.kind != Stmt::Kind::If || !schedulable_body(*s.body) || (s.else_body && !schedulable_body(*s.else_body)))
+    if (s.kind != Stmt::Kind::If || !schedulable(*s.body) || (s.else_body && !schedulable(*s.else_body)))
       return false;
     if (info.control_of(&s) != Uniformity::Threadgroup || level(*s.expr) != Uniformity::Threadgroup)
       return false;
-    bool per_thread_access = false;
-    auto note = [&](const Expr& e) {
-      walk_exprs(e, [&](const Expr& x) {
-        if (x.kind == Expr::Kind::Index && x.args[0]->type.kind == Type::Kind::Pointer &&
-            level(*x.args[1]) != Uniformity::Threadgroup)
-          per_thread_access = true;
-        return !per_thread_access;
-      });
-      return !per_thread_access;
-    };
-    walk_stmt_exprs(*s.body, note);
-    if (s.else_body) walk_stmt_exprs(*s.else_body, note);
-    return per_thread_access;
+    return per_thread_access_.at(s.body.get()) || (s.else_body && per_thread_access_.at(s.else_body.get()));
   }
 
   void insert_point(Stmt& body, SourceLoc loc) {
@@ -472,6 +501,7 @@ int insert_loop_schedule_points(Kernel& k) {
   Scheduler s{k, analyze_uniformity(k)};
   s.rewrite_block(*k.body, false);
   if (s.rewritten) s.info = analyze_uniformity(k);  // the new variables
+  s.find_facts(*k.body);
   s.visit(*k.body, false);
   return s.inserted;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 #include "passes/hoist_collectives.h"
 #include "back/openmp/raise/loop_schedule_points.h"
@@ -14,52 +15,80 @@ using ir::analysis::Uniformity;
 
 namespace {
 
-bool assigns_any(const Stmt& s, const std::unordered_set<int>& vars) {
-  if (vars.empty()) return false;
-  bool found = false;
-  walk_stmts(s, [&](const Stmt& st) {
-    if (st.kind == Stmt::Kind::Decl && vars.count(st.var) && &st != &s) found = true;
-    return !found;
-  });
-  if (found) return true;
-  walk_stmt_exprs(s, [&](const Expr& e) {
-    int v = written_variable(e);
-    if (v >= 0 && vars.count(v)) found = true;
-    return !found;
-  });
-  return found;
-}
+// Facts about each statement with everything nested in it, found in one
+// walk: asked at every level, a walk per statement made a chain of 5,000
+// else-ifs quadratic.
+struct Nested {
+  std::unordered_map<const Stmt*, bool> sync;       // a barrier or collective (ir::analysis::contains_sync)
+  std::unordered_map<const Stmt*, bool> ret;        // a return
+  std::unordered_map<const Stmt*, bool> loop_exit;  // a break/continue that leaves it to its enclosing loop
+  std::unordered_map<const Stmt*, bool> assigns;    // declares (below it) or writes one of the uniform variables
 
-// A break/continue that leaves `s` to its enclosing loop.
-bool contains_loop_exit(const Stmt& s) {
-  switch (s.kind) {
-    case Stmt::Kind::Break: case Stmt::Kind::Continue: return true;
-    case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: return false;
-    case Stmt::Kind::Block:
-      for (auto& c : s.stmts) if (contains_loop_exit(*c)) return true;
-      return false;
-    case Stmt::Kind::If:
-      return contains_loop_exit(*s.body) || (s.else_body && contains_loop_exit(*s.else_body));
-    default: return false;
+  template <typename F>
+  static void children(const Stmt& s, F f) {
+    for (auto& c : s.stmts)
+      if (c) f(*c);
+    if (s.init) f(*s.init);
+    if (s.body) f(*s.body);
+    if (s.else_body) f(*s.else_body);
   }
-}
+
+  void find(const Stmt& s) {
+    bool has_sync = s.kind == Stmt::Kind::Barrier || (s.expr && ir::analysis::contains_collective(*s.expr)) ||
+                    (s.step && ir::analysis::contains_collective(*s.step));
+    bool has_ret = s.kind == Stmt::Kind::Return;
+    children(s, [&](const Stmt& c) {
+      find(c);
+      has_sync = has_sync || sync[&c];
+      has_ret = has_ret || ret[&c];
+    });
+    sync[&s] = has_sync;
+    ret[&s] = has_ret;
+    bool exits = false;
+    switch (s.kind) {
+      case Stmt::Kind::Break: case Stmt::Kind::Continue: exits = true; break;
+      case Stmt::Kind::Block:
+        for (auto& c : s.stmts) exits = exits || loop_exit[c.get()];
+        break;
+      case Stmt::Kind::If: exits = loop_exit[s.body.get()] || (s.else_body && loop_exit[s.else_body.get()]); break;
+      default: break;
+    }
+    loop_exit[&s] = exits;
+  }
+
+  void find_assigns(const Stmt& s, const std::unordered_set<int>& vars) {
+    bool found = false;
+    for (const Expr* e : {s.expr.get(), s.step.get()})
+      if (e && !vars.empty())
+        walk_exprs(*e, [&](const Expr& x) {
+          int v = written_variable(x);
+          found = found || (v >= 0 && vars.count(v));
+          return !found;
+        });
+    children(s, [&](const Stmt& c) {
+      find_assigns(c, vars);
+      found = found || (c.kind == Stmt::Kind::Decl && vars.count(c.var)) || assigns[&c];
+    });
+    assigns[&s] = found;
+  }
+};
 
 struct Planner {
   const Kernel& k;
   StoragePlan& plan;
   std::unordered_set<int> uniform_vars;
   std::unordered_set<int> guarded;  // assigned under a non-uniform condition
+  Nested nested;
 
   void mark(const Stmt& s, bool parent_tg, bool in_tg_loop_body) {
     bool tg = false;
     if (s.kind == Stmt::Kind::Block) tg = parent_tg;
-    if (ir::analysis::contains_sync(s) || (plan.has_sync && ir::analysis::contains_return(s)) || assigns_any(s, uniform_vars))
-      tg = true;
+    if (nested.sync[&s] || (plan.has_sync && nested.ret[&s]) || nested.assigns[&s]) tg = true;
     if (s.kind == Stmt::Kind::Decl && parent_tg && plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
         !guarded.count(s.var) &&
         !(s.expr && s.expr->kind == Expr::Kind::Collective))
       tg = true;
-    if (in_tg_loop_body && contains_loop_exit(s)) tg = true;
+    if (in_tg_loop_body && nested.loop_exit[&s]) tg = true;
     // Once per iteration of the threadgroup's loop, not per work-item; a
     // sanitizer's barrier or SIMD-group event where its barrier is.
     if (parent_tg && (is_prefetch_hint(s) || is_sanitizer_sync_event(s))) tg = true;
@@ -313,20 +342,28 @@ StoragePlan plan_storage(const Kernel& k) {
   // (eliminate_returns' `if (alive)`: uniform among the threads still
   // running, but the others must not run the assignment) stays per thread.
   std::unordered_set<int>& guarded = p.guarded;
-  walk_stmts(*k.body, [&](const Stmt& s) {
-    if (s.kind == Stmt::Kind::If && plan.uniformity.expr(k, *s.expr) != Uniformity::Threadgroup) {
-      auto note = [&](const Stmt& body) {
-        for (int v : vars_written(body)) guarded.insert(v);
-      };
-      note(*s.body);
-      if (s.else_body) note(*s.else_body);
+  std::function<void(const Stmt&, bool)> note_guarded = [&](const Stmt& s, bool under) {
+    if (under) {  // what ir::vars_written counts: declarations and written variables
+      if (s.kind == Stmt::Kind::Decl) guarded.insert(s.var);
+      for (const Expr* e : {s.expr.get(), s.step.get()})
+        if (e)
+          walk_exprs(*e, [&](const Expr& x) {
+            if (int v = written_variable(x); v >= 0) guarded.insert(v);
+            return true;
+          });
     }
-    return true;
-  });
+    const bool divergent = s.kind == Stmt::Kind::If && plan.uniformity.expr(k, *s.expr) != Uniformity::Threadgroup;
+    Nested::children(s, [&](const Stmt& c) {
+      note_guarded(c, under || (divergent && (&c == s.body.get() || &c == s.else_body.get())));
+    });
+  };
+  note_guarded(*k.body, false);
+  p.nested.find(*k.body);
   // Uniform variables make the statements that assign them threadgroup
   // level, which can put more declarations at threadgroup level: iterate.
   for (int iter = 0; iter < 16; ++iter) {
     plan.tg_level.clear();
+    p.nested.find_assigns(*k.body, p.uniform_vars);
     p.mark(*k.body, plan.has_sync, false);
     std::unordered_set<int> next;
     walk_stmts(*k.body, [&](const Stmt& s) {
