@@ -12,10 +12,21 @@ bool Pipeline::wants(const std::set<std::string>& names, const char* name) const
   return names.count("all") || names.count(name);
 }
 
+void Pipeline::note(const char* name) {
+  if (!options_ || !options_->steps_run) return;
+  std::vector<std::string>& steps = *options_->steps_run;
+  if (std::find(steps.begin(), steps.end(), name) == steps.end()) steps.push_back(name);
+}
+
 void Pipeline::print(const char* when, const char* name, const ir::Kernel* k) {
   std::ostream& os = *options_->out;
-  for (const ir::Kernel& x : m_.kernels) {
-    if ((k && &x != k) || (!options_->kernel.empty() && x.name != options_->kernel)) continue;
+  if (!k && options_->kernel < 0) {  // a step on the module: its structs and constants too
+    os << "// -- IR " << when << " " << name << "\n" << ir::print_module(m_);
+    return;
+  }
+  for (size_t i = 0; i < m_.kernels.size(); ++i) {
+    const ir::Kernel& x = m_.kernels[i];
+    if ((k && &x != k) || (options_->kernel >= 0 && int(i) != options_->kernel)) continue;
     os << "// -- IR " << when << " " << name << " (kernel " << x.name << ")\n" << ir::print_kernel(m_, x);
   }
 }
@@ -37,7 +48,7 @@ bool Pipeline::after(const char* name, const ir::Kernel* k, bool ok, int errors_
 }
 
 bool Pipeline::run(const char* name, ir::Kernel& k, const std::function<bool()>& step) {
-  if (std::find(seen_.begin(), seen_.end(), name) == seen_.end()) seen_.push_back(name);
+  note(name);
   if (options_ && options_->out && wants(options_->print_before, name)) print("before", name, &k);
   const int errors_before = diags_.error_count();
   const bool ok = step();
@@ -45,7 +56,7 @@ bool Pipeline::run(const char* name, ir::Kernel& k, const std::function<bool()>&
 }
 
 bool Pipeline::run(const char* name, const std::function<bool()>& step) {
-  if (std::find(seen_.begin(), seen_.end(), name) == seen_.end()) seen_.push_back(name);
+  note(name);
   if (options_ && options_->out && wants(options_->print_before, name)) print("before", name, nullptr);
   const int errors_before = diags_.error_count();
   const bool ok = step();

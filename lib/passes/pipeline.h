@@ -17,9 +17,12 @@ namespace mslport::passes {
 
 struct PipelineOptions {
   std::set<std::string> print_before, print_after;  // step names, or "all"
-  std::string kernel;                               // print only this kernel (all when empty)
+  int kernel = -1;                                  // print only this kernel (Module::kernels index; -1: all)
   bool verify_each = false;                         // ir::verify_kernel after every step
   std::ostream* out = nullptr;                      // where the IR is printed
+  // The names of the steps run, each once, in their first order (the
+  // tool checks the names it was asked for against them).
+  std::vector<std::string>* steps_run = nullptr;
 };
 
 class Pipeline {
@@ -34,13 +37,9 @@ class Pipeline {
   bool run(const char* name, const std::function<bool()>& step);
 
   DiagEngine& diags() const { return diags_; }
-  const PipelineOptions* options() const { return options_; }
-
-  // The steps run so far, each once, in their first order (the tool checks
-  // the names it was asked to print against them).
-  const std::vector<std::string>& steps_seen() const { return seen_; }
 
  private:
+  void note(const char* name);
   bool wants(const std::set<std::string>& names, const char* name) const;
   void print(const char* when, const char* name, const ir::Kernel* k);
   bool after(const char* name, const ir::Kernel* k, bool ok, int errors_before);
@@ -48,7 +47,6 @@ class Pipeline {
   ir::Module& m_;
   DiagEngine& diags_;
   const PipelineOptions* options_;
-  std::vector<std::string> seen_;
 };
 
 }  // namespace mslport::passes
