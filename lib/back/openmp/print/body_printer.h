@@ -88,7 +88,6 @@ class BodyPrinter {
     --indent_;
   }
   void guarded_stmts(const Stmts& stmts, size_t from, const Scope& scope);
-  static bool is_guard_return(const Stmt& s);
 
   const ir::Kernel& k_;
   const RaisedKernel& raised_;

@@ -169,7 +169,8 @@ std::string CppPrinter::sanitizer_call(const Expr& e, bool wi) {
   if (name == kSanTileLoad || name == kSanTileStore)
     return std::string("mslport_san.") + (name == kSanTileLoad ? "tile_load(" : "tile_store(") + site(*e.args[0]) +
            ", " + std::to_string(e.args[1]->int_value) + rest(2) + ", " + who + ")";
-  if (name == kSanTileOp) return "(mslport_san.tile_op(" + site(*e.args[0]) + ", " + who + "), " + expr(*e.args[1], wi) + ")";
+  if (name == kSanTileOp)
+    return "(mslport_san.tile_op(" + site(*e.args[0]) + ", " + who + "), " + expr(*e.args[1], wi) + ")";
   if (name == kSanBarrier)
     return "mslport_san.barrier(" + site(*e.args[0]) + ", " + (e.args[1]->int_value ? "true" : "false") + ")";
   if (name == kSanSimdSync) return "mslport_san.simd_sync()";

@@ -7,15 +7,6 @@
 
 namespace mslport::back::openmp::print_detail {
 
-bool BodyPrinter::is_guard_return(const Stmt& s) {
-  if (s.kind != Stmt::Kind::If || (s.else_body && !s.else_body->stmts.empty()) || s.body->stmts.empty() ||
-      s.body->stmts.back()->kind != Stmt::Kind::Return)
-    return false;
-  for (size_t i = 0; i + 1 < s.body->stmts.size(); ++i)
-    if (ir::analysis::contains_return(*s.body->stmts[i])) return false;
-  return true;
-}
-
 void BodyPrinter::guarded_stmts(const Stmts& stmts, size_t from, const Scope& scope) {
   for (size_t i = from; i < stmts.size(); ++i) {
     const Stmt& s = *stmts[i];

@@ -36,16 +36,6 @@ bool writes_var(const Stmts& stmts, int var) {
   return false;
 }
 
-// `if (c) { ...; return; }` with no other return in it and no else.
-bool is_guard_return(const Stmt& s) {
-  if (s.kind != Stmt::Kind::If || (s.else_body && !s.else_body->stmts.empty()) || s.body->stmts.empty() ||
-      s.body->stmts.back()->kind != Stmt::Kind::Return)
-    return false;
-  for (size_t i = 0; i + 1 < s.body->stmts.size(); ++i)
-    if (contains_return(*s.body->stmts[i])) return false;
-  return true;
-}
-
 // The first barrier or SIMD-group function in `s` (for the divergence finding's note).
 const Stmt* first_sync(const Stmt* s) {
   const Stmt* found = nullptr;
@@ -530,6 +520,15 @@ bool Planner::build(LoopPlan* out) {
 }
 
 }  // namespace
+
+bool is_guard_return(const Stmt& s) {
+  if (s.kind != Stmt::Kind::If || (s.else_body && !s.else_body->stmts.empty()) || s.body->stmts.empty() ||
+      s.body->stmts.back()->kind != Stmt::Kind::Return)
+    return false;
+  for (size_t i = 0; i + 1 < s.body->stmts.size(); ++i)
+    if (contains_return(*s.body->stmts[i])) return false;
+  return true;
+}
 
 bool plan_loops(const ir::Kernel& k, const StoragePlan& storage, const LoopPlanOptions& options,
                 SanitizerSites& sites, DiagEngine& diags, LoopPlan* out) {

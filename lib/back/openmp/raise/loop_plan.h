@@ -51,7 +51,8 @@ struct WorkItemLoop {
   // What each work-item runs. Empty for the loops of a condition, a
   // collective or a loop step, whose node says what they run.
   std::vector<const ir::Stmt*> stmts;
-  // `if (c) { ...; return; } rest` runs as `if (c) { ... } else { rest }`.
+  // `if (c) { ...; return; } rest` runs as `if (c) { ... } else { rest }`
+  // (is_guard_return says which statements have that form).
   bool returns_as_if_else = false;
 };
 
@@ -162,6 +163,9 @@ struct LoopPlan {
 struct LoopPlanOptions {
   bool sanitize = false;  // plain loops only, one work-item at a time
 };
+
+// `if (c) { ...; return; }` with no other return in it and no else.
+bool is_guard_return(const ir::Stmt& s);
 
 // Builds the plan of a raised kernel. Reports what the backend cannot run
 // (a `continue` leaving a loop whose condition is per work-item); false then.

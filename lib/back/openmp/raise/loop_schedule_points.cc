@@ -158,13 +158,8 @@ struct Scheduler {
     });
     walk_stmt_exprs(body, [&](const Expr& e) {
       if (e.kind != Expr::Kind::Index || found.size() >= 2 || !e.type.is_scalar() || written.count(&e)) return true;
-      // Every element size since session 10. Session 8 took only elements
-      // narrower than 4 bytes: with the hint four iterations ahead the
-      // norms' float rows ran 0.83-0.96x on 16 cores. About 16 KB ahead
-      // (openmp_rt.h), float hints made fused_norm_add_f32 1.38-1.48x,
-      // fused_residual_norm_f32 1.05-1.21x and fused_moe_wsum_norm_add_f32
-      // 1.06-1.09x on the 2-core VM; on 16 cores these and bf16_matvec ran
-      // 0.93-1.21x against session 9's form
+      // Every element size: with the hint about 16 KB ahead (openmp_rt.h)
+      // float rows gain too, where four iterations ahead they lost
       // (docs/bench/cpu2-s10-prefetch.txt, h100-s10-prefetch.txt).
       const Expr& p = *e.args[0];
       if (!p.type.is_pointer() || (p.type.space != AddressSpace::Device && p.type.space != AddressSpace::Constant))

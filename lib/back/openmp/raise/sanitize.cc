@@ -70,7 +70,9 @@ struct Instrumenter {
     return ptr.type.space == ir::AddressSpace::Threadgroup ? kRegionFindThreadgroup : kRegionFindDevice;
   }
 
-  ExprPtr int_lit(int v, const ir::SourceLoc& loc) { return ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), v, loc); }
+  static ExprPtr int_lit(int v, const ir::SourceLoc& loc) {
+    return ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), v, loc);
+  }
 
   // The memory an access through `base` reads: where its pointer points,
   // or threadgroup memory for a static threadgroup array.
