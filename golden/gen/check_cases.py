@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Validates every golden/<kernel>/<case>/case.json against the format of
-docs/design.md ("Golden cases"): required fields, access kinds, files that
+docs/golden-format.md: required fields, access kinds, files that
 exist and load, dtypes and sizes that agree, tolerances with notes, and, for
 the corpus kernels, buffer sizes consistent with the scalar/struct parameters
 and the dispatch.  Run: /usr/bin/python3 golden/gen/check_cases.py [golden-root]

@@ -9,7 +9,7 @@ reasoning about Metal's semantics:
   * simd_shuffle_down(v, d) leaves the top d lanes with their own value;
   * float -> bfloat and float -> half conversions round to nearest even;
   * for dispatchThreads, edge threadgroups are partial and
-    threads_per_threadgroup is their real size (docs/design.md).
+    threads_per_threadgroup is their real size (docs/golden-format.md).
 Most data are small integers stored as floats, so sums are exact and the
 tolerance is 0."""
 import math

@@ -208,11 +208,12 @@ BenchCase moe_gate() {
 // A language model's output projection (the LM head: Llama-3-8B's
 // vocabulary of 128256 rows over its hidden size of 4096, the largest
 // in_dim these kernels take): the largest mat-vec of a decode step, 125 MiB
-// of 2-bit to 501 MiB of 8-bit weights. Until session 10 the cases were
-// 64-128 MiB layers; on the H100 a launch that does nothing takes 6 us of
-// device time, 12 % of the 8-bit kernel's 49 us there, while the copy roof
-// moves 384 MiB per launch (measured: a copy of the 8-bit layer's 71 MB
-// read 2361 GB/s, of 285 MB 2841; the kernel 1465 and 1761 GB/s).
+// of 2-bit to 501 MiB of 8-bit weights. Not a 64-128 MiB layer: on the
+// H100 a launch that does nothing takes 6 us of device time, 12 % of the
+// 8-bit kernel's 49 us at that size, while the copy roof moves 384 MiB per
+// launch (measured: a copy of the 8-bit layer's 71 MB read 2361 GB/s, of
+// 285 MB 2841; the kernel 1465 and 1761 GB/s;
+// bench/records/2026-11-24-h100-nvidia-matvec.txt).
 BenchCase dequant_matvec(const std::string& kernel, uint32_t bits) {
   const uint32_t out_dim = 128256, in_dim = 4096, group = 64;  // in_dim <= 4096 (x_shared)
   const uint32_t groups_per_row = in_dim / group;

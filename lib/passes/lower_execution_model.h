@@ -1,5 +1,5 @@
 // The shared lowering of Metal's execution model, run by both backends on
-// their own copy of the module. See docs/design.md for what it guarantees.
+// their own copy of the module. See docs/architecture.md for what it guarantees.
 #pragma once
 
 #include "ir/ir.h"

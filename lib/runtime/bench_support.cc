@@ -153,7 +153,7 @@ struct Binding {
   std::vector<Arg> args;
 };
 
-// Reads X.bindings.json (format in docs/design.md).
+// Reads X.bindings.json (format in docs/architecture.md).
 std::map<std::string, std::vector<Arg>> parse_bindings(const std::string& text, const std::string& file) {
   std::map<std::string, std::vector<Arg>> out;
   json root;

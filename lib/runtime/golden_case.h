@@ -1,5 +1,5 @@
 // Loading golden cases (golden/<kernel>/<case>/case.json + .npy arrays); the
-// format is in docs/design.md. The types live in runtime/runner.h.
+// format is in docs/golden-format.md. The types live in runtime/runner.h.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The OpenCL target: builds an emitted .cl on a chosen platform and launches
-// kernels as its X.bindings.json describes (docs/design.md).
+// kernels as its X.bindings.json describes (docs/architecture.md).
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 

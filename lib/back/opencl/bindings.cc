@@ -26,7 +26,7 @@ json arg_json(const ir::Kernel& k, const ClArg& a) {
 }
 }  // namespace
 
-// Laid out like docs/design.md: one argument per line, keys in a fixed order.
+// Laid out like docs/architecture.md: one argument per line, keys in a fixed order.
 std::string bindings_json(const ir::Module& metal, const RaisedModule& raised, const std::string& source_name) {
   std::string out = "{\"source\": " + json(source_name).dump() + ", \"kernels\": [";
   for (size_t i = 0; i < raised.kernels.size(); ++i) {

@@ -1,5 +1,5 @@
 // The host-side description of each OpenCL kernel's arguments
-// (docs/design.md, "OpenCL binding description").
+// (docs/architecture.md, "OpenCL binding description").
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // What the OpenCL printer and the binding description need beyond the IR:
 // the argument list of each OpenCL kernel. The raise steps build it; the
-// printer prints it; bindings.cc describes it for the host (docs/design.md,
+// printer prints it; bindings.cc describes it for the host (docs/architecture.md,
 // "OpenCL binding description").
 #pragma once
 

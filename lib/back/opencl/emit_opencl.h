@@ -1,5 +1,5 @@
 // OpenCL C 1.2 backend: one self-contained .cl per .metal module plus the
-// host-side binding description (docs/design.md, "OpenCL binding description").
+// host-side binding description (docs/architecture.md, "OpenCL binding description").
 #pragma once
 #include <string>
 

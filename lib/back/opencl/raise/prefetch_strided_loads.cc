@@ -5,12 +5,13 @@
 // On NVIDIA that is a PTX `prefetch.global.L2` (the prelude, under
 // MSLPORT_NV_SHFL, which the runtime defines there); elsewhere nothing. A
 // warp of the row-per-SIMD-group mat-vecs keeps one weight word per lane in
-// flight (the next load waits for the arithmetic, docs/design.md "The
-// mat-vecs on NVIDIA"); the hint adds the next one without a register.
+// flight (the next load waits for the arithmetic, docs/performance.md "What
+// limits the mat-vecs on NVIDIA"); the hint adds the next one without a register.
 // Measured on the H100, the whole NVIDIA bench with and without the hints,
-// two rounds each (docs/bench/h100-s7-prefetch.txt): dequant_matvec_4bit_v3
-// 984-994 -> 1029-1041 GB/s, 8-bit v3 1292-1315 -> 1351-1364, 4-bit v5 198 ->
-// 243, v4 and 2-bit unchanged, the other kernels (not touched) within 2 %.
+// two rounds each (bench/records/2026-11-24-h100-nvidia-l2-prefetch.txt):
+// dequant_matvec_4bit_v3 984-994 -> 1029-1041 GB/s, 8-bit v3 1292-1315 ->
+// 1351-1364, 4-bit v5 198 -> 243, v4 and 2-bit unchanged, the other kernels
+// (not touched) within 2 %.
 // With threadgroup-strided loops too, the mat-vecs lost 10-23 % (a hint in the
 // loop that stages x into threadgroup memory); hand-edited, two to four
 // iterations ahead gained less than one, the whole row up front lost.
@@ -26,9 +27,10 @@
 // The iterations and their order are the source's, and each word is one
 // the source reads (v + k * C < N). NVIDIA's compiler issues a word's load
 // only after the previous word's arithmetic; loaded up front, four are in
-// flight per lane. Hand-edited on the H100 (docs/bench/h100-s8-unroll.txt):
-// dequant_matvec_8bit_v3 1338-1358 -> 1432-1481 GB/s, 4-bit v3 unchanged
-// (issue-bound), 2x +2 %, 8x no better than 4x.
+// flight per lane. Hand-edited on the H100
+// (bench/records/2026-11-24-h100-nvidia-unroll.txt): dequant_matvec_8bit_v3
+// 1338-1358 -> 1432-1481 GB/s, 4-bit v3 unchanged (issue-bound), 2x +2 %,
+// 8x no better than 4x.
 //
 // Only loops stepping by the SIMD-group width (C = 32), unsigned loop
 // variables (v + C wraps rather than overflows), loops with no break or

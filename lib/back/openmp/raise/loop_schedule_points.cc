@@ -158,9 +158,14 @@ struct Scheduler {
     });
     walk_stmt_exprs(body, [&](const Expr& e) {
       if (e.kind != Expr::Kind::Index || found.size() >= 2 || !e.type.is_scalar() || written.count(&e)) return true;
-      // Every element size: with the hint about 16 KB ahead (openmp_rt.h)
-      // float rows gain too, where four iterations ahead they lost
-      // (docs/bench/cpu2-s10-prefetch.txt, h100-s10-prefetch.txt).
+      // Every element size. With the hint four iterations ahead the norms'
+      // float rows ran 0.83-0.96x on 16 cores; about 16 KB ahead
+      // (openmp_rt.h), float hints made fused_norm_add_f32 1.38-1.48x,
+      // fused_residual_norm_f32 1.05-1.21x and fused_moe_wsum_norm_add_f32
+      // 1.06-1.09x on the 2-core VM; on 16 cores these and bf16_matvec ran
+      // 0.93-1.21x against hints for 1- and 2-byte elements only, four
+      // iterations ahead (bench/records/2026-11-24-cpu2-prefetch-distance.txt,
+      // bench/records/2026-11-24-h100-prefetch-distance.txt).
       const Expr& p = *e.args[0];
       if (!p.type.is_pointer() || (p.type.space != AddressSpace::Device && p.type.space != AddressSpace::Constant))
         return true;

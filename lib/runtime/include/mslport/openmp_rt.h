@@ -206,7 +206,8 @@ constexpr uint32_t umod_scalar(uint32_t a, uint32_t b) { return b == 0 ? a : a %
 // computed as integers, not pointers. The distance: each core streams one
 // row after another; bf16_matvec on the 2-core VM read 20-21 GB/s with the
 // hint 2 KB (4 of its iterations) ahead, 27-32 with 8, 16 or 32 KB, two
-// alternating rounds (session 10); 16 KB sits inside that plateau.
+// alternating rounds (bench/records/2026-11-24-cpu2-prefetch-distance.txt);
+// 16 KB sits inside that plateau.
 inline void prefetch_ahead(const void* p, uint32_t stride, uint32_t span) {
   constexpr uintptr_t kAheadBytes = 16384, kLine = 64;
   const uintptr_t ahead = stride == 0 ? 1 : (kAheadBytes + stride - 1) / stride;  // iterations

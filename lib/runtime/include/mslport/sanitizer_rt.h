@@ -4,7 +4,7 @@
 // tile_store), which checks it and returns the element. Sanitized kernels run
 // their threadgroups one at a time (one Checker sees the whole dispatch).
 //
-// The ordering model (docs/design.md, "The sanitizer"):
+// The ordering model (docs/architecture.md, "The sanitizer"):
 //  * epoch: the barrier interval. begin() and every threadgroup_barrier
 //    start a new one. Threadgroup-memory accesses in different epochs are
 //    ordered.
