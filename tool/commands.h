@@ -82,7 +82,18 @@ struct BenchOptions {
 
 int run_translate(const std::string& file, const std::string& target, const std::string& output,
                   const TranslateOptions& options);
-int run_ir(const std::string& file, const std::string& kernel, const front::ParseOptions& parse);
+struct IrOptions {
+  std::string file, kernel;
+  // The steps of this target's pipeline to print the IR around (`all`:
+  // every step); none: the front end's IR.
+  std::string target = "openmp";
+  std::vector<std::string> print_before, print_after;
+  bool verify_each = false;  // the IR verifier after every step
+  std::string sanitize;      // the OpenMP pipeline as `check --sanitize LIST` runs it
+  front::ParseOptions parse; // -I, -D, -U, --function-constant
+};
+
+int run_ir(const IrOptions& options);
 int run_check(const CheckOptions& options);
 int run_bench(const BenchOptions& options);
 // time_report: print where the translation time went (phase_times.h).

@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   app.add_flag("--include-dir", show_include_dir, "Print the directory of the runtime header emitted C++ includes");
   app.add_flag("--version", show_version, "Print the version");
 
-  std::string file, target = "openmp", output, kernel;
+  std::string file, target = "openmp", output;
   bool line_directives = false;
   auto* translate = app.add_subcommand("translate", "Translate one .metal file for one target");
   translate->add_option("file", file, "The .metal file")->required();
@@ -60,11 +60,21 @@ int main(int argc, char** argv) {
   TranslateOptions translate_opt;
   add_translate_options(translate, &translate_opt, /*kernels=*/true);
 
-  auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file");
-  ir->add_option("file", file, "The .metal file")->required();
-  ir->add_option("--kernel", kernel, "Only this kernel");
-  mslport::front::ParseOptions ir_parse;
-  add_front_end_options(ir, &ir_parse);
+  IrOptions ir_opt;
+  auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file, or around the steps of a target's "
+                                      "pipeline");
+  ir->add_option("file", ir_opt.file, "The .metal file")->required();
+  ir->add_option("--kernel", ir_opt.kernel, "Only this kernel");
+  ir->add_option("--target", ir_opt.target, "The pipeline of --print-before/--print-after: openmp or opencl")
+      ->check(CLI::IsMember({"openmp", "opencl"}))
+      ->capture_default_str();
+  ir->add_option("--print-before", ir_opt.print_before, "Print the IR before these steps (comma-separated; all)")
+      ->delimiter(',');
+  ir->add_option("--print-after", ir_opt.print_after, "Print the IR after these steps (comma-separated; all)")
+      ->delimiter(',');
+  ir->add_flag("--verify-each", ir_opt.verify_each, "Run the IR verifier after every step of the pipeline");
+  ir->add_option("--sanitize", ir_opt.sanitize, "The OpenMP pipeline with the sanitizer's checks (as check)");
+  add_front_end_options(ir, &ir_opt.parse);
 
   CheckOptions check_opt;
   auto* check = app.add_subcommand("check", "Run every golden case on the emitted kernels and compare");
@@ -120,7 +130,7 @@ int main(int argc, char** argv) {
     translate_opt.line_directives = line_directives;
     return run_translate(file, target, output, translate_opt);
   }
-  if (*ir) return run_ir(file, kernel, ir_parse);
+  if (*ir) return run_ir(ir_opt);
   if (*check) {
     if (check_opt.sources.empty()) check_opt.sources = {"metal_src"};
     return run_check(check_opt);

@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
+#include "back/opencl/emit_opencl.h"
+#include "back/openmp/emit_openmp.h"
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/printer.h"
@@ -59,23 +63,73 @@ int run_translate(const std::string& file, const std::string& target, const std:
   return 0;
 }
 
-int run_ir(const std::string& file, const std::string& kernel, const front::ParseOptions& parse) {
+int run_ir(const IrOptions& o) {
   DiagEngine diags;
-  auto m = front::parse_metal_file(file, diags, parse);
+  auto m = front::parse_metal_file(o.file, diags, o.parse);
   diags.print_all(std::cerr);
   if (!m || diags.has_errors()) return 1;
-  if (kernel.empty()) {
-    std::cout << ir::print_module(*m);
+  int kernel = -1;
+  if (!o.kernel.empty()) {
+    const ir::Kernel* k = m->find_kernel(o.kernel);
+    if (!k) {
+      std::cerr << o.file << ": error: no kernel named '" << o.kernel << "' (kernels:";
+      for (auto& x : m->kernels) std::cerr << " " << x.name;
+      std::cerr << ")\n";
+      return 1;
+    }
+    kernel = int(k - m->kernels.data());
+  }
+  if (o.print_before.empty() && o.print_after.empty() && !o.verify_each && o.sanitize.empty()) {
+    std::cout << (kernel < 0 ? ir::print_module(*m) : ir::print_kernel(*m, m->kernels[kernel]));
     return 0;
   }
-  const ir::Kernel* k = m->find_kernel(kernel);
-  if (!k) {
-    std::cerr << file << ": error: no kernel named '" << kernel << "' (kernels:";
-    for (auto& x : m->kernels) std::cerr << " " << x.name;
-    std::cerr << ")\n";
-    return 1;
+  // The target's pipeline, printing the IR around the steps asked for; the
+  // emitted code is dropped.
+  passes::PipelineOptions pipeline;
+  pipeline.print_before.insert(o.print_before.begin(), o.print_before.end());
+  pipeline.print_after.insert(o.print_after.begin(), o.print_after.end());
+  pipeline.kernel = kernel;
+  pipeline.verify_each = o.verify_each;
+  std::ostringstream dump;
+  pipeline.out = &dump;
+  std::vector<std::string> steps;
+  pipeline.steps_run = &steps;
+  DiagEngine backend;
+  bool ok;
+  if (o.target == "opencl") {
+    if (!o.sanitize.empty()) {
+      std::cerr << "mslport: error: --sanitize is for the openmp target\n";
+      return 1;
+    }
+    back::opencl::EmitOptions eo;
+    eo.tool_version = kVersion;
+    eo.pipeline = &pipeline;
+    back::opencl::EmitResult r;
+    ok = back::opencl::emit_module(*m, eo, backend, &r);
+  } else {
+    back::openmp::EmitOptions eo;
+    eo.tool_version = kVersion;
+    eo.pipeline = &pipeline;
+    std::string error;
+    if (!o.sanitize.empty() && !parse_sanitize_list(o.sanitize, &eo.sanitize, &error)) {
+      std::cerr << "mslport: error: " << error << "\n";
+      return 1;
+    }
+    back::openmp::EmitResult r;
+    ok = back::openmp::emit_module(*m, eo, backend, &r);
   }
-  std::cout << ir::print_kernel(*m, *k);
+  backend.print_all(std::cerr);
+  std::cout << dump.str();
+  if (!ok || backend.has_errors()) return 1;
+  // LLVM's rule: a step that is not in the pipeline is an error, not silence.
+  for (const auto* names : {&o.print_before, &o.print_after})
+    for (const std::string& n : *names)
+      if (n != "all" && std::find(steps.begin(), steps.end(), n) == steps.end()) {
+        std::cerr << "mslport: error: no step '" << n << "' in the " << o.target << " pipeline (steps:";
+        for (const std::string& s : steps) std::cerr << " " << s;
+        std::cerr << ")\n";
+        return 1;
+      }
   return 0;
 }
 

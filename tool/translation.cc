@@ -4,7 +4,7 @@
 
 #include "back/opencl/emit_opencl.h"
 #include "back/openmp/emit_openmp.h"
-#include "back/openmp/sanitize.h"
+#include "back/openmp/raise/sanitize.h"
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"

@@ -14,6 +14,7 @@
 #include "front/builder.h"
 #include "front/builtins.h"
 #include "front/types.h"
+#include "ir/analysis/purity.h"
 
 namespace mslport::front {
 
@@ -50,15 +51,6 @@ std::string float_spelling(double v) {
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   s += "f";
   return s;
-}
-
-bool has_side_effects(const ir::Expr& e) {
-  bool found = false;
-  ir::walk_exprs(e, [&](const ir::Expr& x) {
-    if (ir::writes_operand(x) || x.kind == ir::Expr::Kind::Collective) found = true;
-    return !found;
-  });
-  return found;
 }
 
 std::optional<ir::BinaryOp> binary_op(CXBinaryOperatorKind k, bool* is_assign) {
@@ -819,7 +811,7 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
     auto a = expr(clang_Cursor_getArgument(c, i));
     if (!a) return nullptr;
     std::string pusr = usr_of(params[i]);
-    if (has_side_effects(*a) && scan.uses[pusr] != 1) return user_call(c, fn);
+    if (ir::analysis::has_side_effects(*a) && scan.uses[pusr] != 1) return user_call(c, fn);
     subst[pusr] = a.get();
     args.push_back(std::move(a));
   }

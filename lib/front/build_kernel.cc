@@ -271,6 +271,13 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
   ir::Kernel k;
   k.name = name;
   k.loc = where;
+  // `kernel void int2(...)`: the name is a Metal vector type (the shim's
+  // constructor macro rewrote it), which Metal rejects as well.
+  const std::string ctor_prefix = "__mslport_make_";
+  if (name.rfind(ctor_prefix, 0) == 0) {
+    ctx.error(where, "'" + name.substr(ctor_prefix.size()) + "' is a Metal type name and cannot name a kernel");
+    return;
+  }
   if (auto it = ctx.kernel_names.find(name); it != ctx.kernel_names.end()) {
     ctx.error(where, "a second kernel named '" + name + "' (the first is at " + it->second.file + ":" +
                          std::to_string(it->second.line) + ")");

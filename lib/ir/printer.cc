@@ -8,6 +8,7 @@
 //  * statements, two spaces per level; a declaration is `%name: type = init`
 //    (`const` before the type for const variables); references print the
 //    bare name (names are unique within a kernel);
+//  * a barrier a pass inserted (Stmt::lockstep) ends in ` [lockstep]`;
 //  * expressions: a nested binary / conditional / assignment operand is
 //    parenthesised, so precedence never has to be inferred by the reader;
 //    casts are `cast<T>(x)`, bitcasts `as_type<T>(x)`, collectives
@@ -173,7 +174,9 @@ class Printer {
         std::string flags;
         for (int b = 0; b < 3; ++b)
           if (s.mem_flags & (1u << b)) flags += (flags.empty() ? "" : " | ") + std::string(names[b]);
-        return r + (flags.empty() ? "mem_none" : flags) + ")";
+        // Inserted by a pass for SIMD-group lock-step or a schedule point:
+        // no Metal ordering point.
+        return r + (flags.empty() ? "mem_none" : flags) + ")" + (s.lockstep ? " [lockstep]" : "");
       }
       default: {
         std::ostringstream os;

@@ -1,9 +1,10 @@
 #include "passes/eliminate_returns.h"
 
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 struct Eliminator {

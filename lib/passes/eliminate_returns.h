@@ -1,4 +1,5 @@
 #pragma once
+#include "ir/intrinsics.h"
 #include "ir/ir.h"
 namespace mslport::passes {
 // In a kernel with barriers or SIMD-group collectives, a thread that returns
@@ -13,5 +14,5 @@ namespace mslport::passes {
 // Returns the new flag's variable index, or -1 if nothing changed.
 // Requires normalize_blocks.
 int eliminate_returns(ir::Kernel& k);
-constexpr const char* kAliveVarName = "mslport_alive";
+constexpr const char* kAliveVarName = ir::kAliveVarName;
 }  // namespace mslport::passes

@@ -1,9 +1,10 @@
 #include "passes/hoist_collectives.h"
 
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 bool is_canonical_collective_stmt(const Stmt& s) {
   if (s.kind == Stmt::Kind::Decl && s.expr && s.expr->kind == Expr::Kind::Collective) return true;

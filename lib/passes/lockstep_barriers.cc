@@ -3,10 +3,11 @@
 #include <set>
 
 #include "passes/eliminate_returns.h"
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 

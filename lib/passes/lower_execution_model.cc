@@ -1,16 +1,17 @@
 #include "passes/lower_execution_model.h"
 
+#include "ir/analysis/uniformity.h"
+#include "ir/intrinsics.h"
 #include "ir/verifier.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
 #include "passes/lockstep_barriers.h"
-#include "passes/loop_schedule_points.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
-#include "passes/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 
@@ -19,7 +20,7 @@ void insert_grid_guard(Kernel& k) {
   auto call = std::make_unique<Expr>();
   call->kind = Expr::Kind::Call;
   call->type = Type::scalar_of(ScalarKind::Bool);
-  call->spelling = "__mslport_in_grid";
+  call->spelling = kInGrid;
   call->loc = k.loc;
   auto ret = std::make_unique<Stmt>();
   ret->kind = Stmt::Kind::Return;
@@ -69,25 +70,33 @@ bool verify_sync_placement(const Kernel& k, DiagEngine& diags) {
 
 }  // namespace
 
-bool lower_execution_model(Module& m, Kernel& k, DiagEngine& diags, const LowerOptions& options) {
-  if (!verify_kernel(m, k, diags)) return false;
-  normalize_blocks(k);
+bool lower_statements(Pipeline& p, Module& m, Kernel& k, const LowerOptions& options) {
+  DiagEngine& diags = p.diags();
+  if (!p.run("verify", k, [&] { return verify_kernel(m, k, diags); })) return false;
+  if (!p.run("normalize_blocks", k, [&] { return normalize_blocks(k), true; })) return false;
   // The grid guard is an early return like any other: it must exist before
   // returns are lowered.
-  if (options.guard_grid) insert_grid_guard(k);
+  if (options.guard_grid && !p.run("grid_guard", k, [&] { return insert_grid_guard(k), true; })) return false;
   // Collectives must be statements before returns and masks are handled,
   // since both work statement by statement.
-  if (!hoist_collectives(k, diags)) return false;
-  // Before eliminate_returns: a loop turned inside out needs the early
-  // returns before it as a flag, like a barrier does.
-  if (options.schedule_loops) insert_loop_schedule_points(k);
-  int alive = eliminate_returns(k);
+  return p.run("hoist_collectives", k, [&] { return hoist_collectives(k, diags); });
+}
+
+bool lower_synchronisation(Pipeline& p, Module& m, Kernel& k) {
+  DiagEngine& diags = p.diags();
+  int alive = -1;
+  if (!p.run("eliminate_returns", k, [&] { return alive = eliminate_returns(k), true; })) return false;
   // Before predicate_sync, which splits `if (alive)` blocks at the barriers
   // this inserts.
-  insert_lockstep_barriers(k);
-  if (!predicate_sync(k, alive, diags)) return false;
-  if (!verify_kernel(m, k, diags)) return false;
-  return verify_sync_placement(k, diags);
+  if (!p.run("lockstep_barriers", k, [&] { return insert_lockstep_barriers(k), true; })) return false;
+  if (!p.run("predicate_sync", k, [&] { return predicate_sync(k, alive, diags); })) return false;
+  return p.run("verify_sync_placement", k,
+               [&] { return verify_kernel(m, k, diags) && verify_sync_placement(k, diags); });
+}
+
+bool lower_execution_model(Module& m, Kernel& k, DiagEngine& diags, const LowerOptions& options) {
+  Pipeline p(m, diags, nullptr);
+  return lower_statements(p, m, k, options) && lower_synchronisation(p, m, k);
 }
 
 }  // namespace mslport::passes

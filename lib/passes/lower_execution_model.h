@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/ir.h"
+#include "passes/pipeline.h"
 #include "support/diagnostics.h"
 
 namespace mslport::passes {
@@ -12,13 +13,19 @@ struct LowerOptions {
   // start each kernel with `if (!__mslport_in_grid()) return;` (a Call with
   // that spelling, type bool) before early returns are lowered.
   bool guard_grid = false;
-  // C++/OpenMP: insert_loop_schedule_points, so kernel loops inside
-  // work-item loops are turned inside out and the work-item loops vectorise.
-  bool schedule_loops = false;
 };
 
-// Runs, in order: verify, hoist_collectives, [insert_loop_schedule_points], eliminate_returns,
-// insert_lockstep_barriers, predicate_sync, verify_sync_placement. Returns false on errors.
+// The shared lowering, in the order below, in two halves so that a backend
+// can run steps of its own between them (back/*/raise/raise.cc):
+//  1. lower_statements: verify, normalize_blocks, [grid_guard],
+//     hoist_collectives: every collective a statement of its own;
+//  2. lower_synchronisation: eliminate_returns, lockstep_barriers,
+//     predicate_sync, then verify_sync_placement (the IR verifier and the
+//     check that no synchronisation is left in divergent code).
+// Each returns false when a step reported errors.
+bool lower_statements(Pipeline& p, ir::Module& m, ir::Kernel& k, const LowerOptions& options);
+bool lower_synchronisation(Pipeline& p, ir::Module& m, ir::Kernel& k);
+// Both halves, unobserved (tests of the shared passes).
 bool lower_execution_model(ir::Module& m, ir::Kernel& k, DiagEngine& diags, const LowerOptions& options = {});
 
 }  // namespace mslport::passes

@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include "passes/hoist_collectives.h"
-#include "passes/uniformity.h"
+#include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
 using namespace ir;
+using namespace ir::analysis;
 
 namespace {
 

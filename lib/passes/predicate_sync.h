@@ -1,4 +1,5 @@
 #pragma once
+#include "ir/intrinsics.h"
 #include "ir/ir.h"
 #include "support/diagnostics.h"
 namespace mslport::passes {
@@ -20,5 +21,5 @@ bool predicate_sync(ir::Kernel& k, int alive_var, DiagEngine& diags);
 // Intrinsic (an ir Call with this spelling, bool(bool)): true on every thread
 // if the argument is true on any thread of the threadgroup. Backends lower
 // it; predicate_sync uses it for loops whose trip count differs.
-constexpr const char* kThreadgroupAny = "__mslport_threadgroup_any";
+constexpr const char* kThreadgroupAny = ir::kThreadgroupAny;
 }  // namespace mslport::passes

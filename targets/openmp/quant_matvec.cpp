@@ -139,9 +139,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 3;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
-          if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
-          else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
+          const bool mslport_v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
+          if (mslport_first) { mslport_cond0 = mslport_v; mslport_first = false; }
+          else if (mslport_v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
       }
       if (!mslport_cond0) break;
@@ -289,9 +289,9 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 3;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
-          if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
-          else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
+          const bool mslport_v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
+          if (mslport_first) { mslport_cond1 = mslport_v; mslport_first = false; }
+          else if (mslport_v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
         }
       }
       if (!mslport_cond1) break;
@@ -675,9 +675,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 2;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
-          if (mslport_first) { mslport_cond0 = v; mslport_first = false; }
-          else if (v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
+          const bool mslport_v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
+          if (mslport_first) { mslport_cond0 = mslport_v; mslport_first = false; }
+          else if (mslport_v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
       }
       if (!mslport_cond0) break;
@@ -825,9 +825,9 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
           const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
           uint32_t words = in_dim >> 2;
           if (!st.mslport_alive[wi]) continue;
-          const bool v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
-          if (mslport_first) { mslport_cond1 = v; mslport_first = false; }
-          else if (v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
+          const bool mslport_v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
+          if (mslport_first) { mslport_cond1 = mslport_v; mslport_first = false; }
+          else if (mslport_v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
         }
       }
       if (!mslport_cond1) break;

@@ -8,6 +8,7 @@
 #include "back/opencl/emit_opencl.h"
 #include "front/parse_metal.h"
 #include "test_support.h"
+#include "verify_each.h"
 
 using namespace mslport;
 
@@ -24,6 +25,7 @@ Out emit_module(const ir::Module& m, bool line_directives = false) {
   Out out;
   DiagEngine diags;
   back::opencl::EmitOptions o;
+  o.pipeline = mslport::testing::verify_each_step();
   o.tool_version = "9.9";
   o.line_directives = line_directives;
   back::opencl::EmitResult r;

@@ -15,6 +15,7 @@
 
 #include "back/opencl/emit_opencl.h"
 #include "front/parse_metal.h"
+#include "verify_each.h"
 
 using namespace mslport;
 
@@ -32,6 +33,7 @@ Emitted emit(const std::string& metal) {
   auto m = front::parse_metal_source("test.metal", std::string(kMetalPrelude) + metal, diags);
   back::opencl::EmitResult r;
   back::opencl::EmitOptions o;
+  o.pipeline = mslport::testing::verify_each_step();
   o.tool_version = "test";
   if (m && back::opencl::emit_module(*m, o, diags, &r)) {
     out.cl = r.cl_source;

@@ -14,6 +14,7 @@
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
 #include "test_support.h"
+#include "verify_each.h"
 
 using namespace mslport;
 namespace fs = std::filesystem;
@@ -34,6 +35,7 @@ class Compiled {
     for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
     if (!m) { error = "parse failed:\n" + rendered; return; }
     back::openmp::EmitOptions o;
+    o.pipeline = mslport::testing::verify_each_step();
     o.tool_version = "test";
     o.header_name = name + ".h";
     back::openmp::EmitResult r;

@@ -11,10 +11,11 @@
 #include <sstream>
 
 #include "back/openmp/emit_openmp.h"
-#include "back/openmp/sanitize.h"
+#include "back/openmp/raise/sanitize.h"
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
 #include "test_support.h"
+#include "verify_each.h"
 
 using namespace mslport;
 namespace fs = std::filesystem;
@@ -35,6 +36,7 @@ struct Sanitized {
     for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
     if (!m) { error = "parse failed:\n" + rendered; return; }
     back::openmp::EmitOptions o;
+    o.pipeline = mslport::testing::verify_each_step();
     o.tool_version = "test";
     o.header_name = name + ".h";
     o.sanitize = checks;

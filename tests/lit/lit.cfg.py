@@ -1,7 +1,9 @@
-# lit configuration for mslport's textual tests (diagnostics catalogue).
+# lit configuration for mslport's textual tests (diagnostics catalogue,
+# the IR around each pass, names the emitted code reserves).
 # Run through ctest (tests/CMakeLists.txt), which passes the tool paths:
 #   lit.py -D mslport=build/tool/mslport -D filecheck=/usr/lib/llvm-19/bin/FileCheck tests/lit
 import os
+import sys
 
 import lit.formats
 
@@ -23,4 +25,14 @@ config.substitutions.append(("%mslport", mslport))
 config.substitutions.append(("FileCheck", filecheck))
 # LLVM's `not` (inverts the exit status) lives beside FileCheck.
 config.substitutions.append(("not ", os.path.join(os.path.dirname(filecheck), "not") + " "))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "inputs")))
+# Compiling emitted code: the C++ compiler and the runtime's headers, and a
+# Clang that parses OpenCL C with its default header.
+config.substitutions.append(("%cxx", lit_config.params.get("cxx", "c++")))
+config.substitutions.append(
+    ("%runtime-include", os.path.join(os.path.dirname(__file__), "..", "..", "lib", "runtime", "include")))
+clang = lit_config.params.get("clang")
+if clang and os.path.exists(clang):
+    config.substitutions.append(("%clang-cl", clang + " -x cl -cl-std=CL1.2 -Xclang -finclude-default-header"))
+    config.available_features.add("clang-cl")

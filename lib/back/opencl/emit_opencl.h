@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ir/ir.h"
+#include "passes/pipeline.h"
 #include "support/diagnostics.h"
 
 namespace mslport::back::opencl {
@@ -11,6 +12,8 @@ namespace mslport::back::opencl {
 struct EmitOptions {
   std::string tool_version;   // goes into the generated-file header
   bool line_directives = false;  // #line back to the .metal source
+  // `mslport ir --print-after=...`, tests: the IR around each step (null: none).
+  const passes::PipelineOptions* pipeline = nullptr;
 };
 
 struct EmitResult {

@@ -358,6 +358,7 @@ class Printer {
       case K::InitList: return "{" + args(e.args) + "}";
       case K::Collective: return "mslport_unraised_" + std::string(ir::collective_name(e.collective_op)) + "()";
       case K::SimdMatrixOp: return "mslport_unraised_" + std::string(ir::simd_matrix_op_name(e.matrix_op)) + "()";
+      case K::UserCall: return "mslport_uninlined_call()";  // inline_functions leaves none
     }
     return "?";
   }

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "back/opencl/keywords.h"
 #include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
@@ -37,6 +38,8 @@ std::optional<std::string> unsupported_type(const ir::Module& m, const ir::Type&
 
 bool check_supported(RaiseContext& ctx, const ir::Kernel& k) {
   const int before = ctx.diags.error_count();
+  // The runtime finds an OpenCL kernel by its Metal name: it cannot be renamed.
+  if (is_reserved_in_opencl(k.name)) ctx.unsupported(k.loc, "a kernel named '" + k.name + "' (reserved in OpenCL C)");
   std::set<std::string> reported;
   auto check = [&](const ir::Type& t, const ir::SourceLoc& loc) {
     if (auto what = unsupported_type(ctx.module, t)) {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
-#include "back/opencl/raise/loop_invariance.h"
+#include "ir/analysis/loop_invariance.h"
 #include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
@@ -26,6 +26,11 @@ namespace {
 
 using ir::Expr;
 using ir::Stmt;
+using ir::analysis::invariant;
+using ir::analysis::is_loop;
+using ir::analysis::note_writes;
+using ir::analysis::strip_casts;
+using ir::analysis::Writes;
 
 struct Hoister {
   RaiseContext& ctx;

@@ -56,17 +56,6 @@ void rewrite_kernel_exprs(ir::Kernel& k, const ExprRewrite& f) {
   for_each_stmt_expr_slot(*k.body, [&](ExprPtr& slot) { rewrite_expr(slot, f); });
 }
 
-bool is_pure(const Expr& e) {
-  bool pure = true;
-  ir::walk_exprs(e, [&](const Expr& x) {
-    if (ir::writes_operand(x) || x.kind == Expr::Kind::Call || x.kind == Expr::Kind::Collective ||
-        x.kind == Expr::Kind::SimdMatrixOp)
-      pure = false;
-    return pure;
-  });
-  return pure;
-}
-
 int member_struct_index(const Expr& member) {
   const ir::Type& base = member.args.at(0)->type;
   if (member.arrow) return base.is_pointer() && base.elem ? base.elem->struct_index : -1;

@@ -28,8 +28,6 @@ void rewrite_kernel_exprs(ir::Kernel& k, const ExprRewrite& f);
 // tree (Decl init, ExprStmt, conditions, for step), letting `f` recurse.
 void for_each_stmt_expr_slot(ir::Stmt& s, const std::function<void(ir::ExprPtr&)>& f);
 
-// True when evaluating `e` twice is the same as evaluating it once.
-bool is_pure(const ir::Expr& e);
 // The struct index an access `base.field` / `base->field` goes through.
 int member_struct_index(const ir::Expr& member);
 

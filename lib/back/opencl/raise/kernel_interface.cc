@@ -94,6 +94,8 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
         break;
       }
       case ir::Param::Kind::ThreadgroupMemory: break;  // after the buffers
+      // Helper functions' parameters: inline_functions left no helper.
+      case ir::Param::Kind::Value: case ir::Param::Kind::Reference: break;
       case ir::Param::Kind::Builtin: {
         // The local takes the parameter's name; the parameter is no argument.
         int v = ir::add_var(k, "mslport_builtin", p.type, p.loc);

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "back/opencl/raise/ir_build.h"
+#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
@@ -254,7 +255,7 @@ class Lowering {
     const bool in_memory = is_bits(lhs);
     if (e->assign_op) {
       // x op= y  ->  x = round(x op y): the old value is read once more.
-      if (!is_pure(lhs)) {
+      if (!ir::analysis::is_repeatable(lhs)) {
         unsupported(e->loc, "compound assignment to a " + ir::type_name(ctx_.module, metal) + " with side effects");
         return e;
       }

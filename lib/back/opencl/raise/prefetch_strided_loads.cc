@@ -41,7 +41,8 @@
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
-#include "back/opencl/raise/loop_invariance.h"
+#include "ir/analysis/loop_invariance.h"
+#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
@@ -49,6 +50,11 @@ namespace {
 
 using ir::Expr;
 using ir::Stmt;
+using ir::analysis::invariant;
+using ir::analysis::is_loop;
+using ir::analysis::note_writes;
+using ir::analysis::strip_casts;
+using ir::analysis::Writes;
 
 constexpr int kMaxPrefetchesPerLoop = 2;
 constexpr int kUnroll = 4;
@@ -142,19 +148,14 @@ struct Prefetcher {
   // first (see the file comment); -1 otherwise.
   int unrollable_load(const Stmt& body, const Expr* read) const {
     if (body.kind != Stmt::Kind::Block) return -1;
-    bool pure = true;
+    bool straight = true;  // no nested loop, barrier or continue
     ir::walk_stmts(body, [&](const Stmt& s) {
-      if ((is_loop(s) && &s != &body) || s.kind == Stmt::Kind::Barrier || s.kind == Stmt::Kind::Continue) pure = false;
-      auto visit = [&](const Expr& e) {
-        if (ir::writes_operand(e) && ir::written_variable(e) < 0) pure = false;  // a store
-        if (ir::address_taken_variable(e) >= 0 || e.kind == Expr::Kind::Collective) pure = false;
-        return pure;
-      };
-      if (s.expr) ir::walk_exprs(*s.expr, visit);
-      if (s.step) ir::walk_exprs(*s.step, visit);
-      return pure;
+      if ((is_loop(s) && &s != &body) || s.kind == Stmt::Kind::Barrier || s.kind == Stmt::Kind::Continue)
+        straight = false;
+      return straight;
     });
-    if (!pure) return -1;
+    const ir::analysis::Effects fx = ir::analysis::effects_of(body);
+    if (!straight || fx.writes_memory || fx.takes_address || fx.synchronises) return -1;
     for (size_t i = 0; i < body.stmts.size(); ++i) {
       const Stmt& s = *body.stmts[i];
       if (s.kind != Stmt::Kind::Decl || s.expr.get() != read) continue;

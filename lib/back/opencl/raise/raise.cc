@@ -3,49 +3,66 @@
 
 #include <set>
 
+#include "back/opencl/keywords.h"
+#include "passes/inline_functions.h"
+#include "passes/lower_execution_model.h"
+#include "passes/rename_reserved.h"
+
 namespace mslport::back::opencl {
 
 bool raise_module(RaiseContext& ctx, RaisedModule* out) {
   ir::Module& m = ctx.module;
+  passes::Pipeline p(m, ctx.diags, ctx.pipeline);
   const int errors_before = ctx.diags.error_count();
-  // First, so that no later step meets a construct it cannot handle.
+  // Before everything: the steps after it see kernels only, and a barrier or
+  // SIMD-group function of a helper is lowered like one in the kernel.
+  if (!p.run("inline_functions", [&] { return passes::inline_functions(m, ctx.diags); })) return false;
+  // Then, before any step adds names: ir::add_var keeps those unique
+  // against the renamed ones (keywords.h says which names OpenCL C reserves).
+  p.run("rename_reserved", [&] { return passes::rename_reserved(m, opencl_reserved_names()), true; });
+  // The shared lowering of Metal's execution model (lower_execution_model.h),
+  // with a grid guard: OpenCL 1.2 rounds dispatchThreads grids up to whole
+  // work-groups, and the guard is an early return the lowering handles.
+  passes::LowerOptions lower;
+  lower.guard_grid = true;
+  for (auto& k : m.kernels) passes::lower_statements(p, m, k, lower) && passes::lower_synchronisation(p, m, k);
+  if (ctx.diags.error_count() != errors_before) return false;
+  // Then, so that no later step meets a construct it cannot handle.
   bool supported = true;
-  for (auto& k : m.kernels) supported = check_supported(ctx, k) && supported;
+  for (auto& k : m.kernels) supported = p.run("check_supported", k, [&] { return check_supported(ctx, k); }) && supported;
   if (!supported) return false;
-  // Before the steps that add locals: ir::add_var keeps those unique against the renamed names.
-  rename_reserved(ctx);
 
   out->kernels.assign(m.kernels.size(), ClKernel{});
   for (size_t i = 0; i < m.kernels.size(); ++i) {
     ir::Kernel& k = m.kernels[i];
     ClKernel& cl = out->kernels[i];
     // Before memory_types: `constant bfloat& x` must already read memory (*x).
-    raise_kernel_interface(ctx, k, cl);
+    p.run("kernel_interface", k, [&] { return raise_kernel_interface(ctx, k, cl), true; });
     // While collectives are still Collective nodes (how it finds synchronisation).
-    raise_early_returns(ctx, k);
+    p.run("early_returns", k, [&] { return raise_early_returns(ctx, k), true; });
     // Before builtin_calls and simd_collectives: they choose by OpenCL value
     // types (a bfloat max is an fmax on floats; a half simd_sum sums floats).
-    if (!raise_memory_types(ctx, k)) continue;
+    if (!p.run("memory_types", k, [&] { return raise_memory_types(ctx, k); })) continue;
     // Before builtin_calls, which reports any function it does not know.
-    if (!raise_simdgroup_matrix(ctx, k)) continue;
+    if (!p.run("simdgroup_matrix", k, [&] { return raise_simdgroup_matrix(ctx, k); })) continue;
     // After kernel_interface: the grid guard needs the grid argument.
-    if (!raise_builtin_calls(ctx, k, cl)) continue;
-    raise_simd_collectives(ctx, k, cl);
+    if (!p.run("builtin_calls", k, [&] { return raise_builtin_calls(ctx, k, cl); })) continue;
+    p.run("simd_collectives", k, [&] { return raise_simd_collectives(ctx, k, cl), true; });
     // After simd_collectives, which spells the loop vote as a helper call.
-    raise_sync_loops(ctx, k);
+    p.run("sync_loops", k, [&] { return raise_sync_loops(ctx, k), true; });
     // After memory_types: half and bfloat locals are floats by now.
-    raise_zero_init_locals(ctx, k);
-    raise_vectors(ctx, k);
+    p.run("zero_init_locals", k, [&] { return raise_zero_init_locals(ctx, k), true; });
+    p.run("vectors", k, [&] { return raise_vectors(ctx, k), true; });
     // Last: it moves divisors in front of loops as the earlier steps left them.
-    raise_invariant_division(ctx, k);
+    p.run("invariant_division", k, [&] { return raise_invariant_division(ctx, k), true; });
     // After invariant_division: it reads the loops' bounds and steps as they end up.
-    raise_prefetch_strided_loads(ctx, k);
+    p.run("prefetch_strided_loads", k, [&] { return raise_prefetch_strided_loads(ctx, k), true; });
   }
   // After every kernel's memory_types, which reads the Metal field types.
-  raise_struct_and_constant_types(ctx);
+  p.run("struct_and_constant_types", [&] { return raise_struct_and_constant_types(ctx), true; });
   // After struct_and_constant_types: padding is computed on storage types.
-  raise_struct_layout(ctx);
-  raise_global_constants(ctx);
+  p.run("struct_layout", [&] { return raise_struct_layout(ctx); });
+  p.run("global_constants", [&] { return raise_global_constants(ctx), true; });
   // Last: print only the helpers that the raised IR still calls.
   std::set<std::string> called;
   auto note = [&](const ir::Expr& e) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "back/opencl/cl_kernel.h"
+#include "passes/pipeline.h"
 #include "support/diagnostics.h"
 
 namespace mslport::back::opencl {
@@ -12,22 +13,24 @@ struct RaiseContext {
   ir::Module& module;
   DiagEngine& diags;
   Prelude& prelude;
+  const passes::PipelineOptions* pipeline = nullptr;  // printing / verifying around each step
   // "error: <construct> is not supported by the OpenCL backend yet".
   void unsupported(const ir::SourceLoc& loc, const std::string& construct) {
     diags.error(loc, construct + " is not supported by the OpenCL backend yet");
   }
 };
 
-// Runs every step on `out->module` (already lowered by the shared passes).
-// Returns false when a step reported errors.
+// Runs every step, the shared lowering included, on `out->module` (a copy of
+// the front end's). Returns false when a step reported errors.
 bool raise_module(RaiseContext& ctx, RaisedModule* out);
 
 // ---- the steps, in pipeline order (see raise.cc for why) ----
 
-// Reports IR the backend cannot print yet (bool vectors, half matrices, ...).
+// Reports IR the backend cannot print yet (bool vectors, half matrices, a
+// kernel named like an OpenCL C reserved word, ...).
 bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
-// Renames Metal identifiers that OpenCL C reserves (e.g. `global`, `half2`).
-void rename_reserved(RaiseContext& ctx);
+// (Then passes::rename_reserved with keywords.h: Metal names that OpenCL C
+// reserves, `global`, `half2`, `M_PI`, get names of their own.)
 // Kernel arguments: buffers -> `__global` pointers; ConstantRef -> `__constant
 // T*` used as `(*p)`; builtins -> locals computed at the top of the kernel;
 // the `grid` argument.

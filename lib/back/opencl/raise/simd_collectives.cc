@@ -15,6 +15,7 @@
 
 #include "back/opencl/cl_types.h"
 #include "back/opencl/raise/ir_build.h"
+#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
 #include "passes/predicate_sync.h"
 
@@ -56,7 +57,7 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
     std::vector<ir::ExprPtr> args = std::move(e->args);
     // Metal evaluates the operands only in active lanes; here every work-item
     // calls the helper, so inactive ones get `mask ? x : 0` instead.
-    if (e->mask && is_pure(*e->mask)) {
+    if (e->mask && ir::analysis::is_repeatable(*e->mask)) {
       for (auto& a : args) {
         if (safe_in_inactive_lane(*a)) continue;
         auto c = std::make_unique<ir::Expr>();
@@ -93,7 +94,7 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
       ir::ExprPtr mask = c->mask->clone();
       const ir::SourceLoc loc = s->loc;
       int result = ir::add_var(k, std::string(ir::collective_name(c->collective_op)) + "_result", c->type, loc);
-      if (!is_pure(*mask)) {  // evaluate the mask once
+      if (!ir::analysis::is_repeatable(*mask)) {  // evaluate the mask once
         int m = ir::add_var(k, "mslport_active", mask->type, loc);
         out.push_back(ir::make_decl(m, std::move(c->mask), loc));
         c->mask = ir::make_var_ref(k, m, loc);

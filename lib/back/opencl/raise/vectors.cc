@@ -4,7 +4,7 @@
 //  * v[i] read with a variable index -> i == 0 ? v.x : i == 1 ? v.y : ...
 //    (`v[i]` on a vector is a Clang extension: PoCL and NVIDIA accept it, the
 //    OpenCL C 1.2 grammar does not). Both v and i are printed once per lane,
-//    so only when evaluating them again changes nothing (ir_build's is_pure).
+//    so only when evaluating them again changes nothing (ir/analysis/purity.h).
 //  * the statements `v[i] = x;` and `v[i] op= x;` (v, i and x pure, x of the
 //    lane type for op=) -> v = (T)(i == 0 ? x : v.x, i == 1 ? x : v.y, ...).
 //    Other written forms (`v[i]++`, `&v[i]`, an assignment used as a value) and
@@ -14,6 +14,7 @@
 //  * float4(i, j, k, l) with non-float lanes: each lane is converted first, as
 //    OpenCL vector literals want lanes of the vector's element type.
 #include "back/opencl/raise/ir_build.h"
+#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
 
 #include <set>
@@ -21,6 +22,8 @@
 namespace mslport::back::opencl {
 
 namespace {
+
+using ir::analysis::is_repeatable;
 
 bool is_vector_subscript(const ir::Expr& e) {
   return e.kind == ir::Expr::Kind::Index && e.args[0]->type.is_vector();
@@ -63,7 +66,8 @@ ir::ExprPtr assign_whole_vector(const ir::Expr& assign) {
   const ir::Expr& index = *target.args[1];
   const ir::Expr& value = *assign.args[1];
   const ir::Type lane_type = ir::Type::scalar_of(vec.type.scalar);
-  if (!is_pure(vec) || !is_pure(index) || !is_pure(value) || !value.type.is_scalar()) return nullptr;
+  if (!is_repeatable(vec) || !is_repeatable(index) || !is_repeatable(value) || !value.type.is_scalar())
+    return nullptr;
   // `ilane += 0.5f` converts after the addition; only same-typed op= is kept.
   if (assign.assign_op && !(value.type == lane_type)) return nullptr;
   auto whole = std::make_unique<ir::Expr>();
@@ -99,7 +103,7 @@ void raise_vectors(RaiseContext& ctx, ir::Kernel& k) {
       return make_swizzle(std::move(e->args[0]), {lane});
     }
     if (is_vector_subscript(*e) && !written.count(e.get()) && e->args[1]->type.is_scalar() &&
-        is_pure(*e->args[0]) && is_pure(*e->args[1]))
+        is_repeatable(*e->args[0]) && is_repeatable(*e->args[1]))
       return select_lanes(*e->args[0], *e->args[1], 0);
     if (e->kind == ir::Expr::Kind::VectorConstruct && e->type.is_vector()) {
       for (auto& a : e->args) {

@@ -197,7 +197,7 @@ inline uint32_t umod(uint32_t n, const vec<uint32_t, 4>& r) { return r.w == 0u ?
 constexpr uint32_t udiv_scalar(uint32_t a, uint32_t b) { return b == 0 ? 0xffffffffu : a / b; }
 constexpr uint32_t umod_scalar(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
 
-// A hint from the threadgroup-strided loops (passes/loop_schedule_points.h,
+// A hint from the threadgroup-strided loops (back/openmp/raise/loop_schedule_points.h,
 // kPrefetchAhead): `p` is where this iteration's reads start, the next
 // iterations start `stride` bytes apart and each reads `span` bytes; the
 // lines of the iteration about kAheadBytes later are asked for now, into L2
@@ -217,7 +217,7 @@ inline void prefetch_ahead(const void* p, uint32_t stride, uint32_t span) {
 }
 
 // Trip counts of a thread-strided loop `for (v = start; v < n; v += c)`
-// rewritten with a uniform trip count (passes/loop_schedule_points.h): all
+// rewritten with a uniform trip count (back/openmp/raise/loop_schedule_points.h): all
 // its iterations, and those that every thread completes when every start
 // is below `bound` (c > 0).
 inline uint32_t strided_trips(uint32_t n, uint32_t c) { return n == 0 ? 0u : (n - 1u) / c + 1u; }
@@ -635,7 +635,7 @@ template <class T> T reduce_combine(Reduce op, T a, T b) {
 }
 
 // Whether every one of the n flags is set: picks the work-item loops that
-// need no per-work-item `alive` test (see emit_openmp.cc, work_item_loop).
+// need no per-work-item `alive` test (see back/openmp/raise/loop_plan.cc, work_item_loop).
 inline bool all_true(const bool* flags, uint32_t n) {
   // A byte-wise AND, which vectorises; `all && flags[i]` stays a scalar
   // loop with an early exit (measured: it cost more than the masked loads).

@@ -1,0 +1,263 @@
+#include "ir/analysis/uniformity.h"
+
+#include "ir/intrinsics.h"
+
+namespace mslport::ir::analysis {
+
+
+const char* uniformity_name(Uniformity u) {
+  switch (u) {
+    case Uniformity::Threadgroup: return "threadgroup-uniform";
+    case Uniformity::Simdgroup: return "simdgroup-uniform";
+    case Uniformity::Unknown: return "unknown";
+    case Uniformity::Thread: return "varying";
+  }
+  return "?";
+}
+
+Uniformity builtin_uniformity(BuiltinId b) {
+  switch (b) {
+    case BuiltinId::ThreadgroupPositionInGrid:
+    case BuiltinId::ThreadsPerThreadgroup:
+    case BuiltinId::ThreadsPerGrid:
+    case BuiltinId::ThreadgroupsPerGrid:
+    case BuiltinId::ThreadsPerSimdgroup:
+    case BuiltinId::SimdgroupsPerThreadgroup:
+    case BuiltinId::DispatchThreadsPerThreadgroup:
+    case BuiltinId::GridOrigin:
+    case BuiltinId::GridSize:
+      return Uniformity::Threadgroup;
+    case BuiltinId::SimdgroupIndexInThreadgroup:
+      return Uniformity::Simdgroup;
+    default:
+      return Uniformity::Thread;
+  }
+}
+
+bool contains_collective(const Expr& e) {
+  bool found = false;
+  walk_exprs(e, [&](const Expr& x) {
+    if (x.kind == Expr::Kind::Collective) found = true;
+    return !found;
+  });
+  return found;
+}
+
+bool contains_sync(const Stmt& s) {
+  bool found = false;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (found) return false;
+    if (st.kind == Stmt::Kind::Barrier) found = true;
+    if (st.expr && contains_collective(*st.expr)) found = true;
+    if (st.step && contains_collective(*st.step)) found = true;
+    return !found;
+  });
+  return found;
+}
+
+bool contains_return(const Stmt& s) {
+  bool found = false;
+  walk_stmts(s, [&](const Stmt& st) {
+    if (st.kind == Stmt::Kind::Return) found = true;
+    return !found;
+  });
+  return found;
+}
+
+// Whether reading through this pointer/array expression reads memory whose
+// contents other threads may write (device / threadgroup), as opposed to
+// constant memory or a thread's own private array.
+static Uniformity memory_level(const Kernel& k, const Expr& base) {
+  const Type& t = base.type;
+  if (t.kind == Type::Kind::Pointer) {
+    return t.space == AddressSpace::Constant ? Uniformity::Threadgroup : Uniformity::Unknown;
+  }
+  if (base.kind == Expr::Kind::TgAllocRef) return Uniformity::Unknown;
+  return Uniformity::Threadgroup;  // private array: value level comes from the base itself
+}
+
+Uniformity UniformityInfo::expr_after_rewrite(const Kernel& k, const Expr& e, Uniformity new_vars) const {
+  bool fresh = false;
+  walk_exprs(e, [&](const Expr& x) {
+    fresh = fresh || (x.kind == Expr::Kind::VarRef && x.index >= static_cast<int>(vars.size()));
+    return !fresh;
+  });
+  return fresh ? new_vars : expr(k, e);
+}
+
+Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
+  Uniformity u = Uniformity::Threadgroup;
+  switch (e.kind) {
+    case Expr::Kind::VarRef:
+      return vars.at(e.index);
+    case Expr::Kind::ParamRef: {
+      const Param& p = k.params.at(e.index);
+      return p.kind == Param::Kind::Builtin ? builtin_uniformity(p.builtin) : Uniformity::Threadgroup;
+    }
+    case Expr::Kind::Index: {
+      u = join(expr(k, *e.args[0]), expr(k, *e.args[1]));
+      Uniformity mem = memory_level(k, *e.args[0]);
+      // A load from shared memory at a varying address may still return
+      // the same value everywhere: not provably varying.
+      if (mem != Uniformity::Threadgroup) return u == Uniformity::Threadgroup ? mem : Uniformity::Unknown;
+      if (e.args[0]->type.is_pointer()) return u == Uniformity::Threadgroup ? u : Uniformity::Unknown;
+      return u;
+    }
+    case Expr::Kind::Member:
+      u = expr(k, *e.args[0]);
+      if (e.arrow) u = join(u, memory_level(k, *e.args[0]));
+      return u;
+    case Expr::Kind::Unary:
+      u = expr(k, *e.args[0]);
+      if (e.unary_op == UnaryOp::Deref) u = join(u, memory_level(k, *e.args[0]));
+      return u;
+    case Expr::Kind::TgAllocRef:
+      // A threadgroup scalar is memory other threads write; an array's
+      // value is its (uniform) address.
+      return k.tg_allocs.at(e.index).type.is_array() ? Uniformity::Threadgroup : Uniformity::Unknown;
+    case Expr::Kind::Collective:
+      switch (e.collective_op) {
+        case CollectiveOp::SimdSum: case CollectiveOp::SimdProduct: case CollectiveOp::SimdMax:
+        case CollectiveOp::SimdMin: case CollectiveOp::SimdAnd: case CollectiveOp::SimdOr:
+        case CollectiveOp::SimdXor: case CollectiveOp::SimdBroadcast: case CollectiveOp::SimdBroadcastFirst:
+        case CollectiveOp::SimdAll: case CollectiveOp::SimdAny: case CollectiveOp::SimdBallot:
+          return Uniformity::Simdgroup;
+        default:
+          return Uniformity::Thread;
+      }
+    case Expr::Kind::Call:
+      if (e.spelling == kInGrid) return Uniformity::Thread;
+      if (e.spelling == kThreadgroupAny) return Uniformity::Threadgroup;
+      break;
+    default:
+      break;
+  }
+  for (auto& a : e.args) if (a) u = join(u, expr(k, *a));
+  return u;
+}
+
+namespace {
+
+struct Analyzer {
+  const Kernel& k;
+  UniformityInfo info;
+  bool changed = false;
+
+  void raise_var(int v, Uniformity u) {
+    if (u > info.vars[v]) { info.vars[v] = u; changed = true; }
+  }
+
+  // Records the variables an expression assigns, at the given control level.
+  void scan_assignments(const Expr& e, Uniformity ctl) {
+    walk_exprs(e, [&](const Expr& x) {
+      const Expr* target = nullptr;
+      Uniformity value = ctl;
+      if (x.kind == Expr::Kind::Assign) {
+        target = x.args[0].get();
+        value = join(value, info.expr(k, *x.args[1]));
+      } else if (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op)) {
+        target = x.args[0].get();
+      }
+      // Element/field stores into a private variable change the variable.
+      while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
+                        target->kind == Expr::Kind::Swizzle)) {
+        if (target->kind == Expr::Kind::Index) {
+          if (target->args[0]->type.kind == Type::Kind::Pointer) { target = nullptr; break; }
+          value = join(value, info.expr(k, *target->args[1]));
+        }
+        if (target->kind == Expr::Kind::Member && target->arrow) { target = nullptr; break; }
+        target = target->args[0].get();
+      }
+      if (target && target->kind == Expr::Kind::VarRef) raise_var(target->index, value);
+      return true;
+    });
+  }
+
+  // Returns the worst control level at which a break/continue/return leaves
+  // this statement (so loops and following statements can account for it).
+  void visit(const Stmt& s, Uniformity ctl, Uniformity* loop_exit, Uniformity* ret_exit) {
+    auto& slot = info.control[&s];
+    slot = join(slot, ctl);
+    switch (s.kind) {
+      case Stmt::Kind::Block: {
+        Uniformity cur = ctl;
+        for (auto& c : s.stmts) {
+          Uniformity r = Uniformity::Threadgroup;
+          visit(*c, cur, loop_exit, &r);
+          *ret_exit = join(*ret_exit, r);
+          // After a divergent return, the rest runs for a subset of threads;
+          // values stay what they are, but control is no longer uniform for
+          // the threads that left. Only exited threads differ, so we keep
+          // `cur` (exited threads do not take part in later syncs).
+        }
+        break;
+      }
+      case Stmt::Kind::Decl:
+        if (s.expr) {
+          scan_assignments(*s.expr, ctl);
+          raise_var(s.var, join(ctl, info.expr(k, *s.expr)));
+        } else {
+          raise_var(s.var, ctl);
+        }
+        break;
+      case Stmt::Kind::ExprStmt:
+        scan_assignments(*s.expr, ctl);
+        break;
+      case Stmt::Kind::If: {
+        scan_assignments(*s.expr, ctl);
+        Uniformity inner = join(ctl, info.expr(k, *s.expr));
+        // eliminate_returns' `if (alive)` only leaves out threads that have
+        // returned: among the threads still running, control stays as it was.
+        if (s.expr->kind == Expr::Kind::VarRef && k.vars[s.expr->index].name == kAliveVarName) inner = ctl;
+        visit(*s.body, inner, loop_exit, ret_exit);
+        if (s.else_body) visit(*s.else_body, inner, loop_exit, ret_exit);
+        break;
+      }
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: {
+        if (s.init) visit(*s.init, ctl, loop_exit, ret_exit);
+        // Iterate: the loop's level depends on its body's assignments.
+        Uniformity body_exit = Uniformity::Threadgroup;
+        Uniformity cond = s.expr ? info.expr(k, *s.expr) : Uniformity::Threadgroup;
+        Uniformity inner = join(ctl, join(cond, body_exit));
+        if (s.expr) scan_assignments(*s.expr, inner);
+        visit(*s.body, inner, &body_exit, ret_exit);
+        if (s.step) scan_assignments(*s.step, join(inner, body_exit));
+        // Divergent break/continue make the whole loop divergent.
+        if (body_exit > inner) {
+          inner = join(inner, body_exit);
+          visit(*s.body, inner, &body_exit, ret_exit);
+          if (s.step) scan_assignments(*s.step, inner);
+        }
+        info.loop_level[&s] = join(info.loop_level[&s], inner);
+        break;
+      }
+      case Stmt::Kind::Break:
+      case Stmt::Kind::Continue:
+        *loop_exit = join(*loop_exit, ctl);
+        break;
+      case Stmt::Kind::Return:
+        *ret_exit = join(*ret_exit, ctl);
+        break;
+      case Stmt::Kind::Barrier:
+        break;
+    }
+  }
+};
+
+}  // namespace
+
+UniformityInfo analyze_uniformity(const Kernel& k) {
+  Analyzer a{k, {}};
+  a.info.vars.assign(k.vars.size(), Uniformity::Threadgroup);
+  for (int iter = 0; iter < 32; ++iter) {
+    a.changed = false;
+    Uniformity loop_exit = Uniformity::Threadgroup, ret_exit = Uniformity::Threadgroup;
+    if (k.body) a.visit(*k.body, Uniformity::Threadgroup, &loop_exit, &ret_exit);
+    if (!a.changed) break;
+  }
+  return a.info;
+}
+
+}  // namespace mslport::ir::analysis

@@ -1,0 +1,40 @@
+#include "passes/rename_reserved.h"
+
+#include <set>
+
+namespace mslport::passes {
+
+void rename_reserved(ir::Module& m, const ReservedNames& names) {
+  std::set<std::string> taken;
+  for (auto& s : m.structs) {
+    taken.insert(s.name);
+    for (auto& f : s.fields) taken.insert(f.name);
+  }
+  for (auto& c : m.constants) taken.insert(c.name);
+  for (auto& k : m.kernels) {
+    taken.insert(k.name);
+    for (auto& p : k.params) taken.insert(p.name);
+    for (auto& v : k.vars) taken.insert(v.name);
+    for (auto& a : k.tg_allocs) taken.insert(a.name);
+  }
+  auto fix = [&](std::string& name, NameScope scope) {
+    if (!names.reserved(name, scope)) return;
+    std::string n = names.reserved(name + "_", scope) ? "m_" + name : name + "_";
+    while (taken.count(n)) n += "_";
+    taken.insert(n);
+    name = n;
+  };
+  for (auto& s : m.structs) {
+    fix(s.name, NameScope::Struct);
+    for (auto& f : s.fields) fix(f.name, NameScope::Field);
+  }
+  for (auto& c : m.constants) fix(c.name, NameScope::Constant);
+  for (auto& k : m.kernels) {
+    if (names.rename_kernels) fix(k.name, NameScope::Kernel);
+    for (auto& p : k.params) fix(p.name, NameScope::Parameter);
+    for (auto& v : k.vars) fix(v.name, NameScope::Local);
+    for (auto& a : k.tg_allocs) fix(a.name, NameScope::Local);
+  }
+}
+
+}  // namespace mslport::passes

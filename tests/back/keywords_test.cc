@@ -1,0 +1,87 @@
+// The reserved-name lists of both backends (back/*/keywords.h) against the
+// compilers of this machine: every macro that emitted code can see must be
+// reserved, or a Metal name spelled like it would be expanded (a parameter
+// named `errno` or `M_PI` made the emitted C++ fail to compile).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "back/opencl/keywords.h"
+#include "back/openmp/keywords.h"
+#include "test_support.h"
+
+using namespace mslport;
+
+namespace {
+
+// The names of the macros `command` (a preprocessor run with -dM) defines,
+// leaving out the implementation's own (leading underscore). Empty when the
+// compiler is not there.
+std::set<std::string> macros(const std::string& command) {
+  std::set<std::string> out;
+  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
+  if (!p) return out;
+  char line[4096];
+  while (fgets(line, sizeof line, p)) {
+    std::string s = line;
+    if (s.rfind("#define ", 0) != 0) continue;
+    std::string name = s.substr(8, s.find_first_of(" (\n", 8) - 8);
+    if (!name.empty() && name[0] != '_') out.insert(name);
+  }
+  pclose(p);
+  return out;
+}
+
+std::string probe(const std::string& name, const std::string& text) {
+  return mslport::testing::write_temp_file(name, text);
+}
+
+}  // namespace
+
+TEST(CppKeywords, EveryMacroTheEmittedCodeSeesIsReserved) {
+  const std::string include = mslport::testing::source_path("lib/runtime/include");
+  int compilers = 0;
+  for (const char* cxx : {"g++", "clang++-19", "clang++"}) {
+    for (const char* header : {"openmp_rt.h", "sanitizer_rt.h"}) {
+      const std::string file = probe(std::string("probe_") + header + ".cpp",
+                                     std::string("#include <mslport/") + header + ">\n");
+      for (const char* std : {"c++17", "gnu++17"}) {
+        const std::set<std::string> names = macros(std::string(cxx) + " -std=" + std + " -fopenmp -march=native " +
+                                                   "-DMSLPORT_RUNNER_MODULE -dM -E -I" + include + " " + file);
+        compilers += !names.empty();
+        for (const std::string& n : names)
+          EXPECT_TRUE(back::openmp::is_reserved_in_cpp(n, passes::NameScope::Field))
+              << n << " (" << cxx << " -std=" << std << ", " << header << ") is not in back/openmp/std_macros.inc";
+      }
+    }
+  }
+  EXPECT_GT(compilers, 0) << "no C++ compiler found";
+}
+
+TEST(CppKeywords, KernelNamesAreReservedWhereTheEmittedCodeDeclaresThem) {
+  using passes::NameScope;
+  // `g` is the entry's threadgroup index; `geo` the threadgroup's geometry.
+  EXPECT_TRUE(back::openmp::is_reserved_in_cpp("g", NameScope::Parameter));
+  EXPECT_FALSE(back::openmp::is_reserved_in_cpp("g", NameScope::Local));
+  EXPECT_TRUE(back::openmp::is_reserved_in_cpp("geo", NameScope::Local));
+  EXPECT_FALSE(back::openmp::is_reserved_in_cpp("geo", NameScope::Field));
+  EXPECT_TRUE(back::openmp::is_reserved_in_cpp("mslport_dispatch", NameScope::Parameter));
+  EXPECT_TRUE(back::openmp::is_reserved_in_cpp("class", NameScope::Kernel));
+  EXPECT_FALSE(back::openmp::is_reserved_in_cpp("rms_norm", NameScope::Kernel));
+}
+
+TEST(OpenCLKeywords, EveryMacroOfOpenCLCIsReserved) {
+  const std::string file = probe("probe.cl", "\n");
+  int compilers = 0;
+  for (const char* clang : {"clang-19", "clang"}) {
+    const std::set<std::string> names =
+        macros(std::string(clang) + " -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -dM -E " + file);
+    compilers += !names.empty();
+    for (const std::string& n : names)
+      EXPECT_TRUE(back::opencl::is_reserved_in_opencl(n)) << n << " (" << clang << ") is not in back/opencl/cl_macros.inc";
+  }
+  if (!compilers) GTEST_SKIP() << "no clang for OpenCL C";
+}

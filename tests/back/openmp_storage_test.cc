@@ -1,0 +1,116 @@
+// Where the OpenMP backend keeps each variable: a local in one work-item
+// loop, a per-work-item array across barriers, or one threadgroup scalar.
+#include <gtest/gtest.h>
+
+#include "back/openmp/raise/storage.h"
+#include "front/parse_metal.h"
+#include "passes/lower_execution_model.h"
+#include "test_support.h"
+
+using namespace mslport;
+using back::openmp::Storage;
+
+TEST(StoragePlan, StorageFollowsBarriersAndUniformity) {
+  std::string path = mslport::testing::write_temp_file("plan.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint g [[threadgroup_position_in_grid]],
+              uint tg [[threads_per_threadgroup]]) {
+  const uint base = g * n;                 // uniform: one scalar per threadgroup
+  float partial = in[base + tid];          // crosses the barrier: per work-item
+  sh[tid] = partial;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  for (uint s = tg / 2; s > 0; s >>= 1) {  // uniform loop around barriers
+    if (tid < s) sh[tid] += sh[tid + s];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+  }
+  float scaled = sh[0] * partial;          // used in one loop only: local
+  out[base + tid] = scaled;
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_storage(k);
+  auto storage = [&](const std::string& name) {
+    for (size_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) return plan.storage[i];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  };
+  EXPECT_TRUE(plan.has_sync);
+  EXPECT_EQ(storage("base"), Storage::Uniform);
+  EXPECT_EQ(storage("s"), Storage::Uniform);
+  EXPECT_EQ(storage("partial"), Storage::PerThread);
+  EXPECT_EQ(storage("scaled"), Storage::Local);
+}
+
+TEST(StoragePlan, PureThreadIdArithmeticIsRecomputedNotStored) {
+  std::string path = mslport::testing::write_temp_file("remat.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+              constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint g [[threadgroup_position_in_grid]]) {
+  const uint base = g * n;
+  uint i = base + tid;              // pure, defined once: recomputed in each loop
+  uint j = i * 2u;                  // built from another recomputed one
+  uint moved = i;                   // written again below: stays an array
+  float loaded = in[i];             // reads memory: stays an array
+  sh[tid] = loaded;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  moved += 1u;
+  out[i] = sh[tid ^ 1u] + loaded + float(j + moved);
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_storage(k);
+  auto storage = [&](const std::string& name) {
+    for (size_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) return plan.storage[i];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  };
+  EXPECT_EQ(storage("base"), Storage::Uniform);
+  EXPECT_EQ(storage("i"), Storage::Remat);
+  EXPECT_EQ(storage("j"), Storage::Remat);
+  EXPECT_EQ(storage("moved"), Storage::PerThread);
+  EXPECT_EQ(storage("loaded"), Storage::PerThread);
+}
+
+TEST(StoragePlan, RecomputedValuesNeverDivideByAVariable) {
+  // A dead work-item recomputes too: `q = i / n` could trap for n == 0
+  // where the kernel's own code would not have divided.
+  std::string path = mslport::testing::write_temp_file("remat_div.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+              threadgroup float* sh [[threadgroup(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  if (n == 0u) return;
+  uint q = tid / n;
+  uint h = tid / 2u;
+  sh[tid] = float(q + h);
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[tid] = sh[tid ^ 1u] + float(q) + float(h);
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_storage(k);
+  for (size_t i = 0; i < k.vars.size(); ++i) {
+    if (k.vars[i].name == "q") {
+      EXPECT_EQ(plan.storage[i], Storage::PerThread);
+    }
+    if (k.vars[i].name == "h") {
+      EXPECT_EQ(plan.storage[i], Storage::Remat);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+#include "ir/analysis/uniformity.h"
+
+#include "passes/pass_test_util.h"
+
+using namespace mslport;
+using namespace mslport::testing;
+using ir::analysis::Uniformity;
+
+TEST(Uniformity, ClassifiesValuesBySource) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+              constant uint& n [[buffer(2)]],
+              uint tid [[thread_index_in_threadgroup]], uint tg [[threadgroup_position_in_grid]],
+              uint sg [[simdgroup_index_in_threadgroup]]) {
+  uint a = tg * n;          // threadgroup-uniform
+  uint b = tid + a;         // varying
+  uint c = sg * 2u;         // simdgroup-uniform
+  float d = in[a];          // read from device memory: unknown
+  uint e = 0;
+  if (tid < 3u) { e = 1u; } // assigned under a divergent condition
+  out[b] = float(c) + d + float(e);
+}
+)");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.vars[find_var(k, "a")], Uniformity::Threadgroup);
+  EXPECT_EQ(info.vars[find_var(k, "b")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "c")], Uniformity::Simdgroup);
+  EXPECT_EQ(info.vars[find_var(k, "d")], Uniformity::Unknown);
+  EXPECT_EQ(info.vars[find_var(k, "e")], Uniformity::Thread);
+}
+
+TEST(Uniformity, TreeReductionLoopIsUniform) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], threadgroup float* sh [[threadgroup(0)]],
+              uint tid [[thread_index_in_threadgroup]], uint n [[threads_per_threadgroup]]) {
+  sh[tid] = 1.0f;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  for (uint s = n / 2; s > 0; s >>= 1) {
+    if (tid < s) sh[tid] += sh[tid + s];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+  }
+  if (tid == 0) out[0] = sh[0];
+}
+)");
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.vars[find_var(k, "s")], Uniformity::Threadgroup);
+  for (auto& [stmt, level] : info.loop_level) EXPECT_EQ(level, Uniformity::Threadgroup);
+}
+
+TEST(Uniformity, DivergentBreakMakesLoopVarying) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  for (uint i = 0; i < 8u; ++i) {
+    if (i == tid) break;
+    out[i] = 1.0f;
+  }
+}
+)");
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  ASSERT_EQ(info.loop_level.size(), 1u);
+  EXPECT_EQ(info.loop_level.begin()->second, Uniformity::Thread);
+}
