@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
+#include "passes/inline_functions.h"
 #include "support/atomic_file.h"
 #include "support/phase_times.h"
 
@@ -30,11 +31,12 @@ bool emit_isolating_kernels(ir::Module& module, const Emit& emit, DiagEngine& di
     for (auto& d : scratch.diagnostics()) diags.report(d.severity, d.loc, d.message);
     return true;
   }
-  // Which kernels fail on their own?
-  std::vector<ir::Kernel> keep;
-  for (auto& k : module.kernels) {
+  // Which kernels fail on their own? (Each on a module holding it alone:
+  // the kernels are moved out first, so that no copy copies them all.)
+  std::vector<ir::Kernel> all = std::move(module.kernels), keep;
+  module.kernels.clear();
+  for (auto& k : all) {
     ir::Module one = ir::clone_module(module);
-    one.kernels.clear();
     one.kernels.push_back(ir::clone_kernel(k));
     DiagEngine d;
     if (emit(one, d)) {
@@ -124,6 +126,21 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
       }
       module->kernels = std::move(keep);
     }
+  }
+  {
+    // Helpers are inlined once here, for both backends, and the module
+    // keeps no function: every copy the backends make is of kernels only
+    // (their pipelines start with the same step, which then finds nothing;
+    // `mslport ir --print-after=inline_functions` shows it working).
+    PhaseTimer timer("inline helper functions");
+    std::vector<ir::Kernel> keep;
+    for (auto& k : module->kernels) {
+      DiagEngine d;
+      if (passes::inline_functions(*module, k, d)) keep.push_back(std::move(k));
+      else skipped.push_back(SkippedKernel{k.name, k.loc, d.diagnostics()});
+    }
+    module->kernels = std::move(keep);
+    module->functions.clear();
   }
   bool ok = true;
   if (target != Target::OpenCL) {

@@ -310,7 +310,7 @@ void substitute(ExprPtr& e, const std::vector<ExprPtr>& by_param) {
 }
 
 struct Inliner {
-  Module& m;
+  const Module& m;
   Kernel& k;
   DiagEngine& diags;
   bool ok = true;
@@ -391,7 +391,7 @@ struct Inliner {
           }
           // do B while (c)  =>  bool again; do { B; again = c; } while (again)
           SourceLoc loc = s->expr->loc;
-          int again = add_var(k, "mslport_again", kBool, loc);
+          int again = add_var(k, "again", kBool, loc);
           out.push_back(make_decl(again, nullptr, loc));
           s->body = as_block(std::move(s->body));
           s->body->stmts.push_back(make_expr_stmt(make_assign(make_var_ref(k, again, loc), std::move(s->expr), loc)));
@@ -431,7 +431,7 @@ struct Inliner {
     if (e->kind == Expr::Kind::Binary &&
         (e->binary_op == BinaryOp::LogAnd || e->binary_op == BinaryOp::LogOr) && contains_call(e->args[1].get())) {
       // a && f()  =>  bool t = a; if (t) { t = f(); }
-      int t = add_var(k, "mslport_cond", kBool, loc);
+      int t = add_var(k, "cond", kBool, loc);
       pre.push_back(make_decl(t, extract(std::move(e->args[0]), pre), loc));
       std::vector<StmtPtr> then;
       ExprPtr rhs = extract(std::move(e->args[1]), then);
@@ -443,7 +443,7 @@ struct Inliner {
     }
     if (e->kind == Expr::Kind::Conditional && (contains_call(e->args[1].get()) || contains_call(e->args[2].get()))) {
       // c ? f() : g()  =>  T t; if (c) { t = f(); } else { t = g(); }
-      int t = add_var(k, "mslport_select", e->type, loc);
+      int t = add_var(k, "choice", e->type, loc);
       pre.push_back(make_decl(t, nullptr, loc));
       ExprPtr cond = extract(std::move(e->args[0]), pre);
       StmtPtr branch[2];
@@ -585,14 +585,16 @@ struct Inliner {
 
 }  // namespace
 
+bool inline_functions(const Module& m, Kernel& k, DiagEngine& diags) {
+  if (!k.body || !stmt_contains_call(*k.body)) return true;
+  Inliner in{m, k, diags};
+  in.block(*k.body);
+  return in.ok;
+}
+
 bool inline_functions(Module& m, DiagEngine& diags) {
   bool ok = true;
-  for (auto& k : m.kernels) {
-    if (!k.body || !stmt_contains_call(*k.body)) continue;
-    Inliner in{m, k, diags};
-    in.block(*k.body);
-    ok = in.ok && ok;
-  }
+  for (auto& k : m.kernels) ok = inline_functions(m, k, diags) && ok;
   return ok;
 }
 

@@ -44,6 +44,8 @@ namespace mslport::passes {
 // place: a call with statements in the increment of a loop whose body uses
 // `continue`, or calls nested deeper than kMaxInlineDepth (recursion).
 bool inline_functions(ir::Module& m, DiagEngine& diags);
+// The same for one kernel of `m`.
+bool inline_functions(const ir::Module& m, ir::Kernel& k, DiagEngine& diags);
 
 constexpr int kMaxInlineDepth = 64;
 

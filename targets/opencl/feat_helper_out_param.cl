@@ -84,15 +84,15 @@ __kernel void feat_helper_out_param(
     m = halve_result;
     ++steps;
   }
-  bool mslport_cond = a > 0.0f;
-  if (mslport_cond) {
+  bool cond = a > 0.0f;
+  if (cond) {
     float positive_part_result = 0.0f;
     {
       float p = fmax(a, 0.0f);
       positive_part_result = p;
     }
-    mslport_cond = positive_part_result > 1.0f;
+    cond = positive_part_result > 1.0f;
   }
-  float gated = mslport_cond ? 1.0f : 0.0f;
+  float gated = cond ? 1.0f : 0.0f;
   out[i] = mag * (float)sign + 100.0f * (float)first + kind + 1000.0f * (float)steps + 10000.0f * gated;
 }

@@ -61,16 +61,12 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
         uint32_t k = i % 4u;
         if (k == 0u) {
           bucket_result = 10.0f;
+        } else if (k == 1u) {
+          bucket_result = 20.0f;
+        } else if (k == 2u) {
+          bucket_result = 30.0f;
         } else {
-          if (k == 1u) {
-            bucket_result = 20.0f;
-          } else {
-            if (k == 2u) {
-              bucket_result = 30.0f;
-            } else {
-              bucket_result = 40.0f;
-            }
-          }
+          bucket_result = 40.0f;
         }
       }
       float kind = bucket_result;
@@ -97,16 +93,16 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
         m = halve_result;
         ++steps;
       }
-      bool mslport_cond = a > 0.0f;
-      if (mslport_cond) {
+      bool cond = a > 0.0f;
+      if (cond) {
         float positive_part_result;
         {
           float p = mslport::msl::max(a, 0.0f);
           positive_part_result = p;
         }
-        mslport_cond = (positive_part_result > 1.0f);
+        cond = (positive_part_result > 1.0f);
       }
-      float gated = mslport_cond ? 1.0f : 0.0f;
+      float gated = cond ? 1.0f : 0.0f;
       out[i] = (((((mag * float(sign)) + (100.0f * float(first))) + kind) + (1000.0f * float(steps))) + (10000.0f * gated));
     }
   }

@@ -46,9 +46,13 @@ TEST(Pipeline, EveryStepOfBothTargetsLeavesValidIR) {
   options.steps_run = &steps;
   const std::vector<std::string> files = sources();
   ASSERT_GE(files.size(), 20u);
+  // metal_src/'s feature kernels need its include directory and one define.
+  front::ParseOptions parse;
+  parse.include_dirs = {mslport::testing::source_path("metal_src/include")};
+  parse.defines = {"MSLPORT_FEATURE_BIAS=0.25f"};
   for (const std::string& f : files) {
     DiagEngine diags;
-    auto m = front::parse_metal_file(f, diags);
+    auto m = front::parse_metal_file(f, diags, parse);
     ASSERT_TRUE(m) << f << rendered(diags);
     back::openmp::EmitOptions omp;
     omp.pipeline = &options;

@@ -104,8 +104,8 @@ kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]])
 }
 )");
   // bool t = o[i] > 0; if (t) { ...big...; t = big_result; }
-  EXPECT_HAS(text(m), "%mslport_cond: bool = o[i] > 0.0f");
-  EXPECT_HAS(text(m), "if (mslport_cond) {");
+  EXPECT_HAS(text(m), "%cond: bool = o[i] > 0.0f");
+  EXPECT_HAS(text(m), "if (cond) {");
 }
 
 TEST(InlineFunctions, CallInLoopConditionRunsBeforeEveryIteration) {
