@@ -143,12 +143,13 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
     module->functions.clear();
   }
   bool ok = true;
+  back::openmp::EmitOptions openmp;
+  openmp.tool_version = kVersion;
+  openmp.header_name = out->stem + ".h";
+  openmp.line_directives = options.line_directives;
+  openmp.sanitize = options.sanitize;
   if (target != Target::OpenCL) {
-    back::openmp::EmitOptions o;
-    o.tool_version = kVersion;
-    o.header_name = out->stem + ".h";
-    o.line_directives = options.line_directives;
-    o.sanitize = options.sanitize;
+    const back::openmp::EmitOptions& o = openmp;
     back::openmp::EmitResult r;
     PhaseTimer timer("C++/OpenMP: lowering passes + emit");
     ok = emit_isolating_kernels(
@@ -172,13 +173,8 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
     // A kernel OpenCL left out must leave the C++ too: both targets carry
     // the same kernels.
     if (ok && target == Target::All && module->kernels.size() != before) {
-      back::openmp::EmitOptions o2;
-      o2.tool_version = kVersion;
-      o2.header_name = out->stem + ".h";
-      o2.line_directives = options.line_directives;
-      o2.sanitize = options.sanitize;
       back::openmp::EmitResult r2;
-      ok = back::openmp::emit_module(*module, o2, diags, &r2);
+      ok = back::openmp::emit_module(*module, openmp, diags, &r2);
       out->cpp = std::move(r2.cpp_source);
       out->header = std::move(r2.header_source);
     }
