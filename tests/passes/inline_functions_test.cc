@@ -160,3 +160,15 @@ kernel void k(device float* o [[buffer(0)]], uint lid [[thread_position_in_threa
   EXPECT_FALSE(passes::lower_execution_model(m, m.kernels[0], diags));
   ASSERT_TRUE(diags.has_errors());
 }
+
+TEST(InlineFunctions, ValueArgumentWhoseAddressIsTakenIsCopied) {
+  // f(&x, x): the body writes x through p, then reads its copy of x.
+  auto m = inlined(R"(
+float f(thread float* p, float v) { *p = 5.0f; return v; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float x = o[i];
+  o[i] = f(&x, x);
+}
+)");
+  EXPECT_HAS(text(m), "%v: float = x");
+}
