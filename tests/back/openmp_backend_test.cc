@@ -962,3 +962,21 @@ kernel void after_return(device const float* a [[buffer(0)]], device float* out 
   ASSERT_TRUE(c.error.empty()) << c.error;
   EXPECT_EQ(c.source.find("streams_past_cache"), std::string::npos) << c.source;
 }
+
+TEST(OpenMPBackend, PointerCastAsSubscriptBaseKeepsItsParentheses) {
+  // `((device const float4*) src)[i].y`: the cast binds looser than [] and .
+  Compiled c("postfix_cast", R"(
+kernel void postfix_cast(device const char* src [[buffer(0)]], device float* out [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+  out[i] = ((device const float*) src)[i] + ((device const float4*) src)[i].y;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> src(4 * 8), out(8, -1.0f);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = float(i);
+  mslport_args a{};
+  a.buffers[0] = src.data();
+  a.buffers[1] = out.data();
+  ASSERT_EQ(c.run("postfix_cast", a, 1, 8), 0);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], src[i] + src[4 * i + 1]) << i;
+}

@@ -183,6 +183,12 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     std::string s = expr(x, wi);
     return needs_parens(x) ? "(" + s + ")" : s;
   };
+  // The base of [], . and ->: a C-style cast (`(const float*)(p)`) binds
+  // looser than they do.
+  auto postfix = [&](const Expr& x) {
+    bool c_cast = x.kind == Expr::Kind::Cast && !x.type.is_scalar() && !x.type.is_vector();
+    return c_cast ? "(" + expr(x, wi) + ")" : sub(x);
+  };
   switch (e.kind) {
     case Expr::Kind::IntLit: {
       if (!e.type.is_scalar()) return std::to_string(e.int_value);
@@ -268,16 +274,16 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Bitcast:
       return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
     case Expr::Kind::Index:
-      return sub(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
+      return postfix(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
     case Expr::Kind::Member: {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;
       const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
-      return sub(base) + (e.arrow ? "->" : ".") + field;
+      return postfix(base) + (e.arrow ? "->" : ".") + field;
     }
     case Expr::Kind::Swizzle: {
       static const char* kLanes = "xyzw";
-      if (e.components.size() == 1) return sub(*e.args[0]) + "." + kLanes[e.components[0]];
+      if (e.components.size() == 1) return postfix(*e.args[0]) + "." + kLanes[e.components[0]];
       std::string s = "mslport::swizzle<";
       for (size_t i = 0; i < e.components.size(); ++i) s += (i ? ", " : "") + std::to_string(e.components[i]);
       return s + ">(" + expr(*e.args[0], wi) + ")";
