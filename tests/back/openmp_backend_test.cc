@@ -980,3 +980,27 @@ kernel void postfix_cast(device const char* src [[buffer(0)]], device float* out
   ASSERT_EQ(c.run("postfix_cast", a, 1, 8), 0);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], src[i] + src[4 * i + 1]) << i;
 }
+
+TEST(OpenMPBackend, SimdSumOfVectorsAddsLaneByLane) {
+  Compiled c("vec_simd_sum", R"(
+kernel void vec_simd_sum(device const float4* in [[buffer(0)]], device float4* out [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+  out[i] = simd_sum(in[i]) + simd_prefix_exclusive_sum(in[i]);
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> in(4 * 64), out(4 * 64, -1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 7);
+  mslport_args a{};
+  a.buffers[0] = in.data();
+  a.buffers[1] = out.data();
+  ASSERT_EQ(c.run("vec_simd_sum", a, 1, 64), 0);
+  for (int lane = 0; lane < 64; ++lane)
+    for (int j = 0; j < 4; ++j) {
+      int g = lane / 32 * 32;
+      float total = 0, before = 0;
+      for (int l = g; l < g + 32; ++l) total += in[4 * l + j];
+      for (int l = g; l < lane; ++l) before += in[4 * l + j];
+      EXPECT_EQ(out[4 * lane + j], total + before) << lane << "." << j;
+    }
+}

@@ -612,14 +612,19 @@ class ThreadgroupMemory {
 enum class Reduce { Sum, Product, Max, Min, And, Or, Xor };
 
 template <class T> T reduce_identity(Reduce op) {
-  switch (op) {
-    case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
-    case Reduce::Product: return T(1);
-    case Reduce::Max: return std::numeric_limits<T>::lowest();
-    case Reduce::Min: return std::numeric_limits<T>::max();
-    case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+  // Vectors (simd_sum(float4)): the first active lane's value replaces it.
+  if constexpr (is_vec<T>::value) {
+    return T{};
+  } else {
+    switch (op) {
+      case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
+      case Reduce::Product: return T(1);
+      case Reduce::Max: return std::numeric_limits<T>::lowest();
+      case Reduce::Min: return std::numeric_limits<T>::max();
+      case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+    }
+    return T(0);
   }
-  return T(0);
 }
 template <class T> T reduce_combine(Reduce op, T a, T b) {
   switch (op) {
@@ -658,7 +663,7 @@ template <class T> void simd_reduce(Reduce op, const T* in, const bool* act, uin
 template <class T> void simd_prefix_sum(bool inclusive, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
-    T acc = T(0);
+    T acc{};  // zero, scalar or vector
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
       if (inclusive) { acc = acc + in[l]; out[l] = acc; }
