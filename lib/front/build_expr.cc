@@ -736,6 +736,15 @@ ir::ExprPtr FunctionBuilder::simd_matrix_call(CXCursor c, const std::string& nam
       e->args.push_back(ir::make_bool(false, loc));
     }
   }
+  // Operands of different element types (half inputs into a float
+  // accumulator) parse, but both backends compute on one element type.
+  if (*op == ir::SimdMatrixOpKind::Multiply || *op == ir::SimdMatrixOpKind::MultiplyAccumulate) {
+    for (auto& a : e->args)
+      if (a->type.kind == ir::Type::Kind::SimdMatrix && a->type.scalar != e->args[0]->type.scalar) {
+        ctx_.unsupported(c, "'" + name + "' on matrices of different element types");
+        return nullptr;
+      }
+  }
   return e;
 }
 
