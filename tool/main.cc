@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   bool show_include_dir = false, show_version = false;
   app.add_flag("--include-dir", show_include_dir, "Print the directory of the runtime header emitted C++ includes");
+  bool show_python_dir = false;
+  app.add_flag("--python-dir", show_python_dir,
+               "Print the directory of the mslport_golden Python module (writes golden cases; add it to PYTHONPATH)");
   app.add_flag("--version", show_version, "Print the version");
 
   std::string file, target = "openmp", output;
@@ -124,6 +127,10 @@ int main(int argc, char** argv) {
   }
   if (show_include_dir) {
     std::cout << MSLPORT_INCLUDE_DIR << "\n";
+    return 0;
+  }
+  if (show_python_dir) {
+    std::cout << MSLPORT_PYTHON_DIR << "\n";
     return 0;
   }
   if (*translate) {
