@@ -7,6 +7,7 @@
 
 #include <clang-c/Index.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -164,6 +165,8 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
 }
 
 }  // namespace
+
+void parse_on_calling_thread() { ::setenv("LIBCLANG_NOTHREADS", "1", 1); }
 
 std::optional<ir::Module> parse_metal_source(const std::string& path, const std::string& text, DiagEngine& diags,
                                              const ParseOptions& options) {

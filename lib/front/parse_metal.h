@@ -19,6 +19,14 @@ struct ParseOptions {
   std::string shim_dir;
 };
 
+// libclang parses on a thread of its own with an 8 MB stack, which clang's
+// parser overflows on deeply nested input (it recurses once per `?:` of a
+// chain). This makes libclang parse on the calling thread instead, whose
+// stack mslport sizes for ir::kMaxNestingDepth (support/large_stack.h).
+// It sets an environment variable that libclang reads (LIBCLANG_NOTHREADS):
+// call it once at program start, before any other thread runs.
+void parse_on_calling_thread();
+
 // Returns nullopt when any error was reported to `diags` (clang's own
 // diagnostics are passed through with the user's file:line:col).
 std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags,
