@@ -8,6 +8,7 @@
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
 #include "support/atomic_file.h"
+#include "support/large_stack.h"
 #include "support/phase_times.h"
 
 namespace fs = std::filesystem;
@@ -16,8 +17,10 @@ namespace mslport::tool {
 
 const char* const kVersion = MSLPORT_VERSION;
 
-bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
-                    Translation* out, unsigned sanitize) {
+namespace {
+
+bool translate_on_this_stack(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
+                             Translation* out, unsigned sanitize) {
   out->source = path;
   out->stem = fs::path(path).stem().string();
   auto module = front::parse_metal_file(path, diags);
@@ -58,6 +61,19 @@ bool translate_file(const std::string& path, Target target, bool line_directives
   return ok && !diags.has_errors();
 }
 
+}  // namespace
+
+bool translate_file(const std::string& path, Target target, bool line_directives, DiagEngine& diags,
+                    Translation* out, unsigned sanitize) {
+  // Every phase recurses over the input's nesting (bounded by the front end
+  // at ir::kMaxNestingDepth): on a stack sized for that, not the 8 MB a
+  // process or std::thread gets.
+  bool ok = false;
+  run_with_stack(kTranslationStackBytes,
+                 [&] { ok = translate_on_this_stack(path, target, line_directives, diags, out, sanitize); });
+  return ok;
+}
+
 bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error) {
   *checks = 0;
   size_t start = 0;
@@ -80,7 +96,12 @@ bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string*
 
 bool write_emitted(const Translation& t, const std::string& dir, runtime::EmittedFiles* files, std::string* error) {
   fs::path d(dir);
-  fs::create_directories(d);
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) {
+    *error = "cannot create '" + dir + "': " + ec.message();
+    return false;
+  }
   files->source = t.source;
   if (!t.cpp.empty()) {
     files->cpp = (d / (t.stem + ".cpp")).string();
@@ -100,8 +121,12 @@ std::vector<std::string> expand_sources(const std::vector<std::string>& paths, s
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       std::vector<std::string> found;
-      for (auto& e : fs::recursive_directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".metal") found.push_back(e.path().string());
+      for (fs::recursive_directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && it->path().extension() == ".metal") found.push_back(it->path().string());
+      if (ec) {
+        *error = p + ": cannot list: " + ec.message();
+        return {};
+      }
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {
