@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> regen_src;
   std::string targets_dir = "targets";
-  auto* regen = app.add_subcommand("regen", "Regenerate targets/ from metal_src/ (all-or-nothing, atomic writes)");
+  auto* regen = app.add_subcommand("regen", "Regenerate targets/ from metal_src/: targets/ then holds exactly the "
+                                            "outputs of the sources (others are removed), replaced all or nothing");
   regen->add_option("sources", regen_src, "Sources (default: metal_src/)");
   regen->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
   regen->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
