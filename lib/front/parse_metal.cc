@@ -6,15 +6,17 @@
 #include "support/phase_times.h"
 
 #include <clang-c/Index.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <set>
 
 #include "front/builder.h"
 #include "front/front_context.h"
+#include "front/included_files.h"
 #include "front/types.h"
+#include "support/regular_file.h"
 
 #ifndef MSLPORT_METAL_SHIM_DIR
 #error "MSLPORT_METAL_SHIM_DIR must be defined (lib/front/CMakeLists.txt)"
@@ -164,6 +166,40 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
   }
 }
 
+// Whether clang entered only files read_included_files had read (a name
+// resolved differently would have been read by clang itself, unchecked):
+// the check that the mechanism has no gap.
+bool all_inclusions_read(CXTranslationUnit tu, const std::string& main_path,
+                         const std::vector<IncludedFile>& included, DiagEngine& diags) {
+  struct Visit {
+    std::set<std::pair<dev_t, ino_t>> known;
+    std::set<std::string> known_names;
+    std::vector<std::string> unknown;
+  } v;
+  auto add = [&](const std::string& p) {
+    v.known_names.insert(p);
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0) v.known.insert({st.st_dev, st.st_ino});
+  };
+  add(main_path);
+  for (const auto& f : included) add(f.path);
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+        auto* v = static_cast<Visit*>(data);
+        std::string name = take(clang_getFileName(file));
+        struct stat st;
+        bool known = v->known_names.count(name) ||
+                     (::stat(name.c_str(), &st) == 0 && v->known.count({st.st_dev, st.st_ino}));
+        if (!known) v->unknown.push_back(name);
+      },
+      &v);
+  for (const auto& name : v.unknown)
+    diags.error(ir::SourceLoc{main_path, 0, 0},
+                "internal error: clang included '" + name + "', which the front end's include check did not read");
+  return v.unknown.empty();
+}
+
 }  // namespace
 
 void parse_on_calling_thread() { ::setenv("LIBCLANG_NOTHREADS", "1", 1); }
@@ -184,20 +220,29 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // declarations (exp, max, ...) from clashing with namespace metal.
   // Metal has no double: -cl-single-precision-constant makes unsuffixed
   // literals (`0.5`) take part in float arithmetic, as in Metal.
-  std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-Wno-unknown-attributes",
-                                   "-cl-single-precision-constant", "-I", shim};
+  // -nostdinc: a kernel has no use for the host's C headers, and without
+  // them the include search is exactly the directories named here, which
+  // read_included_files mirrors.
+  std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-nostdinc",
+                                   "-Wno-unknown-attributes", "-cl-single-precision-constant", "-I", shim};
   for (auto& a : options.extra_args) args.push_back(a);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
 
+  // Every file the parse may include, read (bounded, regular files only)
+  // before clang could read one itself (front/included_files.h).
+  std::vector<IncludedFile> included;
+  if (!read_included_files(path, text, include_search_from_args(args), &included, diags)) return std::nullopt;
+  std::vector<CXUnsavedFile> unsaved{{path.c_str(), text.c_str(), (unsigned long)text.size()}};
+  for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
-  CXUnsavedFile unsaved{path.c_str(), text.c_str(), (unsigned long)text.size()};
   CXTranslationUnit tu = nullptr;
   CXErrorCode err;
   {
     PhaseTimer timer("libclang parse");
-    err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), &unsaved, 1,
-                                      CXTranslationUnit_None, &tu);
+    err = clang_parseTranslationUnit2(index, path.c_str(), argv.data(), (int)argv.size(), unsaved.data(),
+                                      (unsigned)unsaved.size(), CXTranslationUnit_None, &tu);
   }
   if (err != CXError_Success || !tu) {
     // libclang runs the parse under crash recovery: a crash inside clang
@@ -210,6 +255,11 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   }
   ctx.tu = tu;
   ctx.main_file = clang_getFile(tu, path.c_str());
+  if (!all_inclusions_read(tu, path, included, diags)) {
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return std::nullopt;
+  }
 
   int before = diags.error_count();
   {
@@ -231,14 +281,17 @@ std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& 
     diags.error(ir::SourceLoc{path, 0, 0}, "'" + path + "' is a directory, not a .metal file");
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  if (!std::filesystem::exists(path, ec)) {
     diags.error(ir::SourceLoc{path, 0, 0}, "cannot open file '" + path + "'");
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_metal_source(path, ss.str(), diags, options);
+  // Bounded, and regular files only: /dev/zero or a FIFO is an error.
+  std::string text, why;
+  if (!read_regular_file(path, kMaxIncludedFileBytes, &text, &why)) {
+    diags.error(ir::SourceLoc{path, 0, 0}, "cannot read the source: " + why);
+    return std::nullopt;
+  }
+  return parse_metal_source(path, text, diags, options);
 }
 
 }  // namespace mslport::front
