@@ -25,6 +25,10 @@ bool translate_on_this_stack(const std::string& path, Target target, bool line_d
   out->stem = fs::path(path).stem().string();
   auto module = front::parse_metal_file(path, diags);
   if (!module || diags.has_errors()) return false;
+  // Translating a file without a kernel is almost always a mistake (the
+  // wrong file, or kernels not marked `kernel`): say so, once.
+  if (module->kernels.empty())
+    diags.warning(ir::SourceLoc{path, 0, 0}, "no kernel in this file: the translation defines none");
   {
     PhaseTimer timer("IR verifier");
     if (!ir::verify_module(*module, diags)) return false;
