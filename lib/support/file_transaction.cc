@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -225,15 +227,35 @@ bool apply_journal(const Journal& j, int* steps, std::string* error) {
   return true;
 }
 
-// Deletes temporaries nobody holds in `dir` (a live writer holds its lock).
-int remove_stray_temps(const std::string& dir) {
+// "NAME.tmp.PID", the temporaries of mslport before journals: whether `n`
+// is one for a file of `dests` (full paths) whose writer is gone. Only
+// those: another file of that shape is somebody else's.
+bool legacy_temp_of_dead_process(const std::string& dir, const std::string& n, const std::set<std::string>& dests) {
+  size_t at = n.rfind(".tmp.");
+  if (at == std::string::npos || at == 0 || at + 5 >= n.size()) return false;
+  if (!dests.count(dir + "/" + n.substr(0, at))) return false;
+  for (size_t i = at + 5; i < n.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(n[i]))) return false;
+  long pid = std::strtol(n.c_str() + at + 5, nullptr, 10);
+  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Deletes temporaries nobody holds in `dir` (a live writer holds its lock),
+// and those an older mslport left for files of `dests`.
+int remove_stray_temps(const std::string& dir, const std::set<std::string>& dests) {
   int removed = 0;
   DIR* d = ::opendir(dir.c_str());
   if (!d) return 0;
   std::vector<std::string> names;
   while (dirent* e = ::readdir(d)) {
     std::string n = e->d_name;
-    if (n.size() > 1 && n[0] == '.' && n.find(kTempMarker) != std::string::npos) names.push_back(n);
+    if (n.size() > 1 && n[0] == '.' && n.find(kTempMarker) != std::string::npos) {
+      names.push_back(n);
+    } else if (legacy_temp_of_dead_process(dir, n, dests)) {
+      struct stat st;
+      std::string p = dir + "/" + n;
+      if (::lstat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::unlink(p.c_str()) == 0) ++removed;
+    }
   }
   ::closedir(d);
   for (const auto& n : names) {
@@ -275,7 +297,7 @@ class DirLock {
 };
 
 bool recover_locked(const std::string& root, const std::vector<std::string>& dirs, RecoveryReport* report,
-                    std::string* error) {
+                    std::string* error, const std::set<std::string>& dests = {}) {
   struct stat st;
   const std::string journal = root + "/" + kJournalName;
   if (::lstat(journal.c_str(), &st) == 0) {
@@ -289,9 +311,9 @@ bool recover_locked(const std::string& root, const std::vector<std::string>& dir
     fsync_dir(root);
   }
   std::set<std::string> seen{root};
-  report->temporaries_removed += remove_stray_temps(root);
+  report->temporaries_removed += remove_stray_temps(root, dests);
   for (const auto& d : dirs)
-    if (seen.insert(d).second) report->temporaries_removed += remove_stray_temps(d);
+    if (seen.insert(d).second) report->temporaries_removed += remove_stray_temps(d, dests);
   report->dirs.assign(seen.begin(), seen.end());
   return true;
 }
@@ -409,7 +431,8 @@ bool FileTransaction::commit(std::string* error) {
   DirLock lock;
   if (!lock.lock(root_, error)) return false;
   RecoveryReport recovered;
-  if (!recover_locked(root_, std::vector<std::string>(dirs.begin(), dirs.end()), &recovered, error)) return false;
+  if (!recover_locked(root_, std::vector<std::string>(dirs.begin(), dirs.end()), &recovered, error, named))
+    return false;
 
   std::vector<Temp> temps;
   for (size_t i = 0; i < writes_.size(); ++i) {

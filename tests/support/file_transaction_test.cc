@@ -152,3 +152,17 @@ TEST(FileTransaction, StrayTemporariesGoUnlessAWriterHoldsThem) {
   EXPECT_EQ(r.temporaries_removed, 1);
   EXPECT_EQ(entries(d), (std::vector<std::string>{".b.cpp.mslport-tmp-live01", ".hidden"}));
 }
+
+TEST(FileTransaction, WritingAFileRemovesWhatAnOlderMslportLeftForIt) {
+  std::string d = mslport::testing::fresh_test_dir("tx_legacy");
+  // Temporaries of the pre-journal writer: of a process that is gone
+  // (pid_max is at most 2^22), and of this live one; and a file of the
+  // same shape that is not a temporary of the file written.
+  std::ofstream(d + "/k.cpp.tmp.99999999") << "old style";
+  std::ofstream(d + "/k.cpp.tmp." + std::to_string(::getpid())) << "old style, live";
+  std::ofstream(d + "/notes.tmp.99999999") << "somebody's";
+  std::string err;
+  ASSERT_TRUE(write_file_atomic(d + "/k.cpp", "new", &err)) << err;
+  EXPECT_EQ(entries(d), (std::vector<std::string>{"k.cpp", "k.cpp.tmp." + std::to_string(::getpid()),
+                                                  "notes.tmp.99999999"}));
+}
