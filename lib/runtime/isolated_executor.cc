@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <list>
 #include <set>
 #include <stdexcept>
 
@@ -288,13 +289,44 @@ std::string death_text(int wstatus) {
   ::_exit(0);
 }
 
+class IsolatedExecutor;
+
+// Workers alive at once, in the process: each holds a driver (PoCL starts a
+// thread per core in it), so a check of many files keeps only the most
+// recently used ones and stops the others, which start again (rebuild from
+// the driver's cache) when their executor runs a case.
+constexpr size_t kMaxLiveWorkers = 8;
+
+class LiveWorkers {
+ public:
+  // `e` started or ran a case: it is the most recent; the least recent
+  // beyond the limit are stopped.
+  void touch(IsolatedExecutor* e);
+  void forget(IsolatedExecutor* e) { order_.remove(e); }
+
+ private:
+  std::list<IsolatedExecutor*> order_;  // most recent first
+};
+
+LiveWorkers& live_workers() {
+  static LiveWorkers w;
+  return w;
+}
+
 class IsolatedExecutor : public Executor {
  public:
   explicit IsolatedExecutor(ExecutorFactory make) : make_(std::move(make)) {}
-  ~IsolatedExecutor() override { stop(/*kill_now=*/false); }
+  ~IsolatedExecutor() override {
+    live_workers().forget(this);
+    stop(/*kill_now=*/false);
+  }
+
+  // Stops the worker if it runs (its next case starts a new one).
+  void release() { stop(/*kill_now=*/false); }
 
   // Forks a worker and waits for its build.
   bool start(std::string* error) {
+    live_workers().touch(this);
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
       *error = std::string("socketpair: ") + std::strerror(errno);
@@ -361,6 +393,7 @@ class IsolatedExecutor : public Executor {
       std::string err;
       if (!start(&err)) return error_result(c, target_, "could not start a fresh worker process: " + err);
     }
+    live_workers().touch(this);
     Writer w;
     put_case(w, c);
     std::string reply;
@@ -425,6 +458,16 @@ class IsolatedExecutor : public Executor {
   std::string target_;
   std::set<std::string> kernels_;
 };
+
+void LiveWorkers::touch(IsolatedExecutor* e) {
+  order_.remove(e);
+  order_.push_front(e);
+  while (order_.size() > kMaxLiveWorkers) {
+    IsolatedExecutor* oldest = order_.back();
+    order_.pop_back();
+    oldest->release();
+  }
+}
 
 }  // namespace
 

@@ -8,6 +8,10 @@
 // When it dies or runs past the case time limit it is killed and reaped,
 // the case is reported with the signal (or "timed out"), and the next case
 // starts a fresh worker (which builds again; OpenCL drivers cache builds).
+// At most 8 workers live at once in a process (each holds a driver, with a
+// thread per core on PoCL): the least recently used are stopped and start
+// again when their executor next runs a case. run_cases runs each
+// executor's cases together, so that is once per executor.
 #pragma once
 
 #include <functional>

@@ -87,6 +87,28 @@ TEST(IsolatedExecutor, CrashesAndHangsCostOneCaseEach) {
   EXPECT_EQ(after_hang.status, "pass") << after_hang.message;
 }
 
+// A check of many files keeps at most 8 workers: the least recently used
+// are stopped, and start again when their executor runs a case.
+TEST(IsolatedExecutor, AtMostEightWorkersLive) {
+  std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 10; ++i) {
+    std::string err;
+    executors.push_back(make_isolated_executor([](std::string*) { return std::make_unique<ScriptedExecutor>(); }, &err));
+    ASSERT_NE(executors.back(), nullptr) << err;
+    CaseResult r = executors.back()->run(make_case("echo", "n"));
+    ASSERT_EQ(r.status, "pass") << r.message;
+    pids.push_back(static_cast<pid_t>(std::stol(r.message.substr(4))));
+  }
+  auto alive = [](pid_t p) { return ::kill(p, 0) == 0; };
+  EXPECT_FALSE(alive(pids[0]));
+  EXPECT_FALSE(alive(pids[1]));
+  for (int i = 2; i < 10; ++i) EXPECT_TRUE(alive(pids[i])) << i;
+  CaseResult again = executors[0]->run(make_case("echo", "again"));
+  EXPECT_EQ(again.status, "pass") << again.message;
+  EXPECT_FALSE(alive(pids[2]));  // now the least recently used
+}
+
 TEST(IsolatedExecutor, ABuildFailureComesBackAsTheError) {
   std::string err;
   auto ex = make_isolated_executor(
