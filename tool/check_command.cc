@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "runtime/check_emitted.h"
 #include "support/atomic_file.h"
+#include "support/work_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -32,14 +33,31 @@ int run_check(const CheckOptions& opt) {
     std::cerr << "mslport: error: " << err << "\n";
     return 2;
   }
-  fs::path work = opt.work_dir.empty() ? fs::temp_directory_path() / ("mslport-check-" + std::to_string(::getuid()))
-                                       : fs::path(opt.work_dir);
-  fs::create_directories(work);
+  if (sources.empty()) {
+    std::cerr << "mslport: error: no .metal files in";
+    for (auto& p : opt.sources) std::cerr << " " << p;
+    std::cerr << ": nothing to check\n";
+    return 2;
+  }
+  if (!(opt.case_timeout >= 0)) {
+    std::cerr << "mslport: error: --case-timeout must be a number of seconds (0 = no limit)\n";
+    return 2;
+  }
+  // The work root keeps the compiled-module cache; this run's emitted files
+  // go to a private directory in it, removed at the end.
+  std::string root;
+  RunDir run_dir;
+  if (!prepare_work_root(opt.work_dir, &root, &err) || !run_dir.create(root, "run", &err)) {
+    std::cerr << "mslport: error: " << err << "\n";
+    return 2;
+  }
+  fs::path work = run_dir.path();
   req.golden_dir = opt.golden_dir;
   req.platform = opt.platform;
   req.format = opt.format;
   req.kernels = opt.kernels;
-  req.build_dir = (work / "build").string();
+  req.build_dir = (fs::path(root) / "build").string();
+  req.case_timeout_s = opt.case_timeout;
   unsigned sanitize = 0;
   if (!opt.sanitize.empty()) {
     if (!parse_sanitize_list(opt.sanitize, &sanitize, &err)) {
@@ -57,7 +75,8 @@ int run_check(const CheckOptions& opt) {
 
   bool failed = false;
   Target tg = req.targets.size() == 2 ? Target::All : (req.targets[0] == "openmp" ? Target::OpenMP : Target::OpenCL);
-  for (auto& src : sources) {
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string& src = sources[i];
     DiagEngine diags;
     Translation t;
     // #line directives: a compiler error in emitted code points at the Metal line.
@@ -73,7 +92,9 @@ int run_check(const CheckOptions& opt) {
       continue;
     }
     runtime::EmittedFiles files;
-    if (!write_emitted(t, (work / (req.sanitize ? t.stem + ".sanitize" : t.stem)).string(), &files, &err)) {
+    // One folder per source: two sources may share a stem (a/k.metal, b/k.metal).
+    if (!write_emitted(t, (work / std::to_string(i) / (req.sanitize ? t.stem + ".sanitize" : t.stem)).string(), &files,
+                       &err)) {
       std::cerr << "mslport: error: " << err << "\n";
       return 2;
     }

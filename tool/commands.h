@@ -72,6 +72,7 @@ struct CheckOptions {
   std::string work_dir;
   std::vector<std::string> kernels;
   std::string sanitize;  // --sanitize LIST; empty = off
+  double case_timeout = runtime::kDefaultCaseTimeoutSeconds;  // --case-timeout; 0 = no limit
 };
 
 struct BenchOptions {

@@ -233,7 +233,19 @@ bool FunctionBuilder::evaluate_int(CXCursor c, int64_t* value) {
   return ok;
 }
 
+NestingGuard::NestingGuard(FunctionBuilder& b, CXCursor c) : b_(b) {
+  too_deep_ = ++b_.depth_ > ir::kMaxNestingDepth;
+  if (too_deep_ && !b_.depth_reported_) {
+    b_.depth_reported_ = true;
+    b_.ctx_.error(c, "expressions and statements nest more than " + std::to_string(ir::kMaxNestingDepth) +
+                         " levels deep here, mslport's limit (split the expression or the if-else chain, e.g. "
+                         "with local variables)");
+  }
+}
+
 ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
+  NestingGuard nesting(*this, c);
+  if (nesting.too_deep()) return nullptr;
   switch (clang_getCursorKind(c)) {
     case CXCursor_IntegerLiteral: return int_literal(c);
     case CXCursor_FloatingLiteral: return float_literal(c);

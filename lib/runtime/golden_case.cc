@@ -11,6 +11,7 @@
 #include "mslport/kernel_abi.h"
 #include "runtime/compare.h"
 #include "runtime/npy.h"
+#include "support/regular_file.h"
 
 namespace mslport::runtime {
 
@@ -145,8 +146,10 @@ class CaseParser {
     } else {
       s.dispatch_threads = true;
       s.grid_threads = uint3(d, "threads", "dispatch.threads");
+      // In 64 bits: a grid near 2^32 threads must not wrap to no threadgroup.
       for (int i = 0; i < 3; ++i)
-        s.threadgroups[i] = (s.grid_threads[i] + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i];
+        s.threadgroups[i] = static_cast<uint32_t>(
+            (uint64_t{s.grid_threads[i]} + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i]);
     }
     return s;
   }
@@ -250,15 +253,14 @@ bool parse_golden_case(const std::string& json_text, const std::string& dir, con
 }
 
 bool load_golden_case(const std::string& case_json_path, GoldenCase* out, LoadError* error) {
-  std::ifstream f(case_json_path, std::ios::binary);
-  if (!f) {
-    *error = LoadError{case_json_path, "cannot open"};
+  std::string text, why;
+  if (!read_regular_file(case_json_path, kMaxCaseJsonBytes, &text, &why)) {
+    *error = LoadError{case_json_path, why};
     return false;
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  std::string dir = fs::absolute(fs::path(case_json_path)).parent_path().lexically_normal().string();
-  return parse_golden_case(ss.str(), dir, case_json_path, out, error);
+  std::error_code ec;
+  std::string dir = fs::absolute(fs::path(case_json_path), ec).parent_path().lexically_normal().string();
+  return parse_golden_case(text, dir, case_json_path, out, error);
 }
 
 std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<LoadError>* errors) {

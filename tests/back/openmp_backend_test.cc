@@ -9,10 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "back/openmp/emit_openmp.h"
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
+#include "support/subprocess.h"
 #include "test_support.h"
 #include "verify_each.h"
 
@@ -49,12 +51,16 @@ class Compiled {
     std::ofstream(dir / (name + ".h")) << r.header_source;
     std::ofstream(dir / (name + ".cpp")) << r.cpp_source;
     std::string so = (dir / (name + ".so")).string();
-    std::string cmd = "c++ -std=c++17 -O1 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE " + extra_flags + " -I" +
-                      mslport::testing::source_path("lib/runtime/include") + " -o " + so + " " + (dir / (name + ".cpp")).string() +
-                      " 2>" + (dir / (name + ".log")).string();
-    if (std::system(cmd.c_str()) != 0) {
-      std::ifstream log(dir / (name + ".log"));
-      error = "compile failed: " + std::string(std::istreambuf_iterator<char>(log), {}) + "\n" + source;
+    std::vector<std::string> argv = {"c++", "-std=c++17", "-O1", "-fopenmp", "-shared", "-fPIC",
+                                     "-DMSLPORT_RUNNER_MODULE"};
+    std::istringstream flags(extra_flags);
+    for (std::string f; flags >> f;) argv.push_back(f);
+    for (std::string a : {std::string("-I") + mslport::testing::source_path("lib/runtime/include"), std::string("-o"),
+                          so, (dir / (name + ".cpp")).string()})
+      argv.push_back(a);
+    mslport::ProcessResult compiled = mslport::run_process(argv);
+    if (!compiled.ok()) {
+      error = "compile failed (" + compiled.describe() + "): " + compiled.output + "\n" + source;
       return;
     }
     handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -183,4 +183,30 @@ TEST(GoldenCase, CompareAsIsValidated) {
 }
 
 }  // namespace
+// A grid near 2^32 threads: the threadgroup count is computed in 64 bits
+// (it wrapped to 0 threadgroups and a confusing later message).
+TEST(GoldenCase, DispatchThreadsNearTwoToThe32DoNotWrap) {
+  std::string root = testutil::fresh_dir("golden");
+  write_good_case(root + "/k/huge", "k", "huge", R"({"threads": [4294967295], "threads_per_threadgroup": [256]})");
+  std::vector<LoadError> errors;
+  auto cases = load_golden_dir(root, &errors);
+  ASSERT_TRUE(errors.empty()) << errors[0].message;
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].dispatch.threadgroups[0], 16777216u);
+  EXPECT_EQ(cases[0].dispatch.grid_threads[0], 4294967295u);
+}
+
+// case.json is read as a regular file of bounded size: a FIFO (or
+// /dev/zero) named as a single case neither blocks nor grows memory.
+TEST(GoldenCase, ACaseFileThatIsNotRegularIsAnError) {
+  std::string root = testutil::fresh_dir("golden");
+  GoldenCase c;
+  LoadError e;
+  EXPECT_FALSE(load_golden_case("/dev/zero", &c, &e));
+  EXPECT_NE(e.message.find("not a regular file"), std::string::npos) << e.message;
+  write_text(root + "/big/case.json", std::string(kMaxCaseJsonBytes + 1, ' '));
+  EXPECT_FALSE(load_golden_case(root + "/big/case.json", &c, &e));
+  EXPECT_NE(e.message.find("larger than"), std::string::npos) << e.message;
+}
+
 }  // namespace mslport::runtime

@@ -593,12 +593,27 @@ template <class T> T* require_buffer(const mslport_args* a, int index, const cha
   return static_cast<T*>(a->buffers[index]);
 }
 
+// The generic entry's size of the dynamic [[threadgroup(index)]] memory.
+// Metal has no zero-length threadgroup argument: 0 means the launcher gave
+// none (a golden case without that threadgroup_memory entry), and the
+// kernel would index memory that is not there.
+inline uint32_t require_threadgroup_memory(const mslport_args* a, int index, const char* name) {
+  if (a->threadgroup_bytes[index] == 0)
+    throw std::runtime_error(std::string("threadgroup(") + std::to_string(index) + ") memory '" + name +
+                             "' has 0 bytes: the launch gives none for this [[threadgroup(" +
+                             std::to_string(index) + ")]] argument");
+  return a->threadgroup_bytes[index];
+}
+
 // Dynamic threadgroup memory, one block per OpenMP thread, reused by every
 // threadgroup that thread runs.
 class ThreadgroupMemory {
  public:
-  explicit ThreadgroupMemory(uint32_t bytes) : storage_((bytes + 63) / 64 + 1) {}
+  explicit ThreadgroupMemory(uint32_t bytes) : storage_(lines_for(bytes)) {}
   void* data() { return storage_.data(); }
+  // 64-byte lines for `bytes`, plus one: in 64 bits, so that a size near
+  // 2^32 does not wrap around to a tiny block.
+  static size_t lines_for(uint32_t bytes) { return (size_t{bytes} + 63) / 64 + 1; }
 
  private:
   struct alignas(64) Line { unsigned char b[64]; };
