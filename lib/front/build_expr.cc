@@ -392,8 +392,10 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       if (auto fc = ctx_.function_constants.find(name); fc != ctx_.function_constants.end()) {
         auto def = ctx_.function_constant_defined.find(name);
         if (def != ctx_.function_constant_defined.end() && !def->second) {
-          ctx_.error(c, "function constant '" + name + "' [[function_constant(" + std::to_string(fc->second) +
-                            ")]] has no value here: give one with --function-constant " + name +
+          // (An index written as an expression is not known here: -1.)
+          std::string index = fc->second >= 0 ? " [[function_constant(" + std::to_string(fc->second) + ")]]" : "";
+          ctx_.error(c, "function constant '" + name + "'" + index +
+                            " has no value here: give one with --function-constant " + name +
                             "=VALUE (or \"function_constants\" in the golden case)");
           return nullptr;
         }
@@ -683,6 +685,25 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       ctx_.unsupported(c, "'" + callee.name + "' inside an expression (it must be a statement of its own)");
       return nullptr;
     case Callee::Kind::VectorConstructor: return vector_construct(c, *t, arg_cursors);
+    case Callee::Kind::Conversion: {
+      // A scalar or vector conversion, as explicit_cast and the vector
+      // constructors build it; to anything else the shim's body (To(x)).
+      if (nargs != 1) break;
+      if (t->is_vector()) return vector_construct(c, *t, arg_cursors);
+      if (!t->is_scalar()) {  // a struct: a copy, or the shim's body (`(To)x`, its constructor)
+        if (clang_equalTypes(clang_getCanonicalType(clang_getCursorType(arg_cursors[0])),
+                             clang_getCanonicalType(clang_getCursorType(c))))
+          return expr(arg_cursors[0]);
+        return inline_call(c, fn);
+      }
+      auto a = expr(arg_cursors[0]);
+      if (!a) return nullptr;
+      if (a->type == *t) return a;
+      if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);
+      auto e = make(ir::Expr::Kind::Cast, *t, loc);
+      e->args.push_back(std::move(a));
+      return e;
+    }
     case Callee::Kind::SimdMatrix: return simd_matrix_call(c, callee.name, *t);
     case Callee::Kind::Atomic:
       ctx_.unsupported(c, "atomic operation '" + callee.name + "'");
