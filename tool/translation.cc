@@ -64,7 +64,7 @@ bool translate_on_this_stack(const std::string& path, Target target, const Trans
   if (!module || diags.has_errors()) return false;
   // Translating a file without a kernel is almost always a mistake (the
   // wrong file, or kernels not marked `kernel`): say so, once.
-  if (module->kernels.empty())
+  if (module->kernels.empty() && skipped.empty())
     diags.warning(ir::SourceLoc{path, 0, 0}, "no kernel in this file: the translation defines none");
   if (!options.kernels.empty()) {
     std::vector<ir::Kernel> keep;
