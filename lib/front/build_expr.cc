@@ -790,6 +790,7 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
   std::string name = spelling(fn);
   CXCursor def = clang_getCursorDefinition(fn);
   if (clang_Cursor_isNull(def)) {
+    if (report_unformed_instance(ctx_, c, fn)) return nullptr;
     ctx_.unsupported(c, "call to function '" + name + "' without a definition");
     return nullptr;
   }
