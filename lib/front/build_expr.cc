@@ -184,19 +184,18 @@ std::optional<bool> FunctionBuilder::specialized_condition(CXCursor cond) {
     FrontContext* ctx;
     bool* reads;
   } scan{&ctx_, &reads};
-  clang_visitChildren(
-      cond,
-      [](CXCursor x, CXCursor, CXClientData d) {
-        auto* s = static_cast<Scan*>(d);
-        if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
-          std::string n = spelling(clang_getCursorReferenced(x));
-          if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n) ||
-              s->ctx->function_constants.count(n))
-            *s->reads = true;
-        }
-        return CXChildVisit_Recurse;
-      },
-      &scan);
+  auto visit = [](CXCursor x, CXCursor, CXClientData d) {
+    auto* s = static_cast<Scan*>(d);
+    if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+      std::string n = spelling(clang_getCursorReferenced(x));
+      if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n) ||
+          s->ctx->function_constants.count(n))
+        *s->reads = true;
+    }
+    return CXChildVisit_Recurse;
+  };
+  visit(cond, cond, &scan);  // the condition itself may be the name
+  clang_visitChildren(cond, visit, &scan);
   if (!reads) return std::nullopt;
   int64_t v = 0;
   if (!evaluate_int(cond, &v)) return std::nullopt;
@@ -470,6 +469,16 @@ ir::ExprPtr FunctionBuilder::binary(CXCursor c) {
   if (ch.size() != 2 || (!op && kind != CXBinaryOperator_Assign)) {
     ctx_.unsupported(c, "binary operator");
     return nullptr;
+  }
+  // `is_function_constant_defined(c) && c`: an operand that function
+  // constants decide decides the operator, and the other side is not
+  // evaluated (nor built: it may read a constant without a value).
+  if (kind == CXBinaryOperator_LAnd || kind == CXBinaryOperator_LOr) {
+    if (auto lhs = specialized_condition(ch[0])) {
+      bool decides = kind == CXBinaryOperator_LAnd ? !*lhs : *lhs;
+      if (decides) return ir::make_bool(*lhs, ctx_.loc(c));
+      return convert(expr(ch[1]), *t, ctx_.loc(c));
+    }
   }
   auto a = expr(ch[0]);
   auto b = expr(ch[1]);
