@@ -61,6 +61,9 @@ bool translate_on_this_stack(const std::string& path, Target target, const Trans
   out->stem = fs::path(path).stem().string();
   std::vector<SkippedKernel>& skipped = out->skipped;
   auto module = front::parse_metal_file(path, diags, options.parse, &skipped);
+  if (module)
+    for (auto& k : module->kernels) out->kernel_names.push_back(k.name);
+  for (auto& k : skipped) out->kernel_names.push_back(k.name);
   if (!module || diags.has_errors()) return false;
   // Translating a file without a kernel is almost always a mistake (the
   // wrong file, or kernels not marked `kernel`): say so, once.

@@ -166,6 +166,11 @@ def generate():
     builtin_types("small", "(2, 3) threadgroups of (16, 4) threads")
     matrix_ops("small", "dispatchThreads 50 vectors in 32-thread groups (last partial)", 50)
     vector_casts("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
+    function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
+    function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
+                      {"scale_fc": 2.5, "use_bias": True})
+    function_constant("by_index", "function constant 0 (scale_fc) = -0.5 by index, use_bias = false; "
+                      "dispatchThreads 70", 70, {"0": -0.5, "use_bias": False})
 
 
 def struct_methods(case, desc, rows):
@@ -238,4 +243,22 @@ def vector_casts(case, desc, n):
     c.read(1, "k", k)
     c.read(2, "f", f)
     c.write(3, "out", f32(out), 0, 0, "integers and eighths below 2^11: every float32 operation is exact")
+    c.save()
+
+
+def function_constant(case, desc, n, constants):
+    rng = rng_for("feat_function_constant", case)
+    x = eighths(rng, n)
+    bias = eighths(rng, 4)
+    scale = constants.get("scale_fc", constants.get("0", 1.0))
+    out = x.astype(np.float64) * scale
+    if constants.get("use_bias", False):
+        out += bias.astype(np.float64)[np.arange(n) % 4]
+    c = Case("feat_function_constant", case, desc)
+    c.function_constants(**constants)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    if constants.get("use_bias", False):
+        c.read(2, "bias", bias)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
     c.save()

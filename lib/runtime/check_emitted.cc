@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "runtime/runner.h"
 #include "support/file_transaction.h"
@@ -81,16 +82,18 @@ int check_emitted(const CheckRequest& req, bool failed) {
         continue;
       }
       ex->set_case_timeout(req.case_timeout_s);
+      ex->set_function_constants(m.function_constants);
       executors.push_back(std::move(ex));
       sources.push_back(m.source);
     }
   }
   // One definition per kernel and target: a stale module beside a fresh one
   // would otherwise decide by the order of the files.
-  std::map<std::pair<std::string, std::string>, std::string> defined;
+  std::map<std::tuple<std::string, std::string, std::map<std::string, std::string>>, std::string> defined;
   for (size_t i = 0; i < executors.size(); ++i)
     for (const auto& k : executors[i]->kernel_names()) {
-      auto [it, fresh] = defined.emplace(std::make_pair(executors[i]->target(), k), sources[i]);
+      auto [it, fresh] =
+          defined.emplace(std::make_tuple(executors[i]->target(), k, executors[i]->function_constants()), sources[i]);
       if (!fresh) {
         std::cerr << "mslport: error: kernel '" << k << "' is defined by both " << it->second << " and " << sources[i]
                   << " (" << executors[i]->target() << "); only the first is run\n";

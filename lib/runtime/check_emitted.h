@@ -3,6 +3,7 @@
 // build emitted files for each target, run the golden cases, report.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct EmittedFiles {
   std::string source;        // for messages
   std::string cpp;           // OpenMP .cpp (its .h beside it); empty if absent
   std::string cl, bindings;  // OpenCL .cl and .bindings.json; empty if absent
+  // The golden cases' function constants it was translated with (on top of
+  // the command line's): only cases with exactly these run on it.
+  std::map<std::string, std::string> function_constants;
 };
 
 struct CheckRequest {

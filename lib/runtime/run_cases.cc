@@ -26,7 +26,7 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
       for (Executor* e : executors) {
         if (!e) continue;
         try {
-          if (e->target() == t && e->has_kernel(c.kernel)) {
+          if (e->target() == t && e->function_constants() == c.function_constants && e->has_kernel(c.kernel)) {
             ex = e;
             break;
           }
@@ -53,6 +53,7 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
       CaseResult r = make_result(c, task.target);
       r.status = "not_covered";
       r.message = "no " + task.target + " executor has kernel '" + c.kernel + "'";
+      if (!c.function_constants.empty()) r.message += " with the case's function constants";
       results[i] = std::move(r);
       continue;
     }

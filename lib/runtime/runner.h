@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct GoldenCase {
   DispatchSpec dispatch;
   std::vector<BufferSpec> buffers;
   std::vector<ThreadgroupMemorySpec> threadgroup_memory;
+  // The function constants the kernel is specialised with ("function_constants"
+  // in case.json), name (or index) -> value as a C++ literal. The case runs
+  // on a module translated with exactly these (Executor::function_constants).
+  std::map<std::string, std::string> function_constants;
 };
 
 struct LoadError {
@@ -97,9 +102,15 @@ class Executor {
   // honour it wherever they run cases in a child process (the default).
   void set_case_timeout(double seconds) { case_timeout_ = seconds; }
   double case_timeout() const { return case_timeout_; }
+  // The function constants its module was translated with on top of the
+  // command line's (GoldenCase::function_constants); a case runs only on an
+  // executor whose set is the case's.
+  void set_function_constants(std::map<std::string, std::string> fc) { function_constants_ = std::move(fc); }
+  const std::map<std::string, std::string>& function_constants() const { return function_constants_; }
 
  private:
   double case_timeout_ = 0;
+  std::map<std::string, std::string> function_constants_;
 };
 
 // The per-case limit `mslport check` and `mslport-run` use unless told

@@ -106,6 +106,7 @@ class Case:
         self.dispatch = None
         self.buffers = []
         self.tgmem = []
+        self.constants = {}
         self.files = {}
 
     def threadgroups(self, tgs, tptg):
@@ -121,6 +122,14 @@ class Case:
         nbytes = (int(nbytes) + 15) // 16 * 16
         assert nbytes <= 32768, "threadgroup memory over Metal's 32 KB"
         self.tgmem.append({"index": int(index), "bytes": nbytes})
+
+    def function_constants(self, **values):
+        """The function constants the kernel is specialised with for this
+        case, by name (or by index: function_constants(**{"0": 2.5})):
+        bool, int or float. `mslport check` translates the kernel with them."""
+        for name, v in values.items():
+            assert isinstance(v, (bool, int, float)), (name, v)
+            self.constants[name] = v
 
     def _file(self, fname, arr):
         assert fname not in self.files, fname
@@ -157,6 +166,8 @@ class Case:
                "buffers": sorted(self.buffers, key=lambda b: b["index"])}
         if self.tgmem:
             doc["threadgroup_memory"] = self.tgmem
+        if self.constants:
+            doc["function_constants"] = dict(sorted(self.constants.items()))
         with open(os.path.join(d, "case.json"), "w") as f:
             f.write(dumps(doc))
         total = sum(a.nbytes for a in self.files.values())

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "runtime_test_util.h"
 
@@ -85,6 +86,29 @@ TEST(GoldenCase, LoadsThreadsFormWithPartialThreadgroups) {
   EXPECT_EQ(d.grid_threads, (std::array<uint32_t, 3>{300, 5, 1}));
   EXPECT_EQ(d.threadgroups, (std::array<uint32_t, 3>{2, 3, 1}));
   EXPECT_EQ(d.threads_per_threadgroup, (std::array<uint32_t, 3>{256, 2, 1}));
+}
+
+TEST(GoldenCase, FunctionConstantsBecomeCppLiterals) {
+  std::string root = testutil::fresh_dir("golden");
+  const std::string head = R"({"kernel": "k", "case": "c", "dispatch": {"threads": [3], "threads_per_threadgroup": [3]},
+    "buffers": [{"index": 0, "name": "in", "access": "read", "data": "in.npy"}], "function_constants": )";
+  write_case(root + "/k/c", head + R"({"use_bias": true, "off": false, "n": -3, "scale": 2.5, "one": 1.0, "7": 4})" + "}");
+  std::vector<LoadError> errors;
+  auto cases = load_golden_dir(root, &errors);
+  ASSERT_TRUE(errors.empty()) << errors[0].message;
+  ASSERT_EQ(cases.size(), 1u);
+  std::map<std::string, std::string> want = {{"use_bias", "true"}, {"off", "false"}, {"n", "-3"},
+                                             {"scale", "2.5"},     {"one", "1.0"},    {"7", "4"}};
+  EXPECT_EQ(cases[0].function_constants, want);
+
+  for (const char* bad : {R"([1, 2])", R"({"x": "1"})", R"({"x": null})", R"({"a b": 1})", R"({"x": [1]})"}) {
+    std::string dir = testutil::fresh_dir("golden");
+    write_case(dir + "/k/c", head + bad + "}");
+    std::vector<LoadError> errs;
+    EXPECT_TRUE(load_golden_dir(dir, &errs).empty()) << bad;
+    ASSERT_EQ(errs.size(), 1u) << bad;
+    EXPECT_NE(errs[0].message.find("function_constants"), std::string::npos) << errs[0].message;
+  }
 }
 
 TEST(GoldenCase, MalformedCasesAreReportedWithFileAndFieldWhileGoodOnesLoad) {
