@@ -20,7 +20,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
-           "feat_vector_casts"]
+           "feat_vector_casts", "feat_vector_init_lists"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -166,6 +166,7 @@ def generate():
     builtin_types("small", "(2, 3) threadgroups of (16, 4) threads")
     matrix_ops("small", "dispatchThreads 50 vectors in 32-thread groups (last partial)", 50)
     vector_casts("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
+    vector_init_lists("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -243,6 +244,20 @@ def vector_casts(case, desc, n):
     c.read(1, "k", k)
     c.read(2, "f", f)
     c.write(3, "out", f32(out), 0, 0, "integers and eighths below 2^11: every float32 operation is exact")
+    c.save()
+
+
+def vector_init_lists(case, desc, n):
+    rng = rng_for("feat_vector_init_lists", case)
+    x = eighths(rng, (n, 4))
+    v = x.astype(np.float64)
+    xy = v.copy()
+    xy[:, 2:] = 0.0                                    # the elements a short list leaves out are zero
+    out = 6.0 * v + xy + xy
+    c = Case("feat_vector_init_lists", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "in", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
     c.save()
 
 

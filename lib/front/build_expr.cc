@@ -912,6 +912,12 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
 // fill the lanes in order, each converted to the element type.
 ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems) {
   ir::SourceLoc loc = ctx_.loc(c);
+  // `float4 v = {};` and `float4()`: value-initialised, every lane zero.
+  if (elems.empty()) {
+    ir::Type lane = ir::Type::scalar_of(t.scalar);
+    auto zero = lane.is_bool() ? ir::make_bool(false, loc) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, loc);
+    return convert(convert(std::move(zero), lane, loc), t, loc);
+  }
   std::vector<ir::ExprPtr> pieces;
   int lanes = 0;
   for (CXCursor x : elems) {

@@ -21,6 +21,7 @@
 #include "front/included_files.h"
 #include "front/metal_lexer.h"
 #include "front/types.h"
+#include "front/vector_initializers.h"
 #include "support/regular_file.h"
 
 #ifndef MSLPORT_METAL_SHIM_DIR
@@ -507,6 +508,49 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
                                        : "libclang could not parse the file (error " + std::to_string(err) + ")");
     clang_disposeIndex(index);
     return std::nullopt;
+  }
+  // Vector brace initialisers shorter than their vector are completed with
+  // zeros and the file parsed again (front/vector_initializers.h). One
+  // round completes every list clang reported; a second is a safeguard.
+  for (int round = 0; round < 2; ++round) {
+    auto shorts = short_vector_initializers(tu);
+    if (shorts.empty()) break;
+    // Later offsets first, so earlier ones stay valid.
+    std::sort(shorts.begin(), shorts.end(), [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
+    // A list in a template is reported once per instance: complete it once,
+    // and not at all when instances disagree on the count (vec<T, N>).
+    std::vector<ShortVectorInitializer> unique;
+    for (size_t i = 0; i < shorts.size();) {
+      size_t j = i;
+      bool agree = true;
+      for (; j < shorts.size() && shorts[j].brace_offset == shorts[i].brace_offset &&
+             clang_File_isEqual(shorts[j].file, shorts[i].file);
+           ++j)
+        agree = agree && shorts[j].missing == shorts[i].missing;
+      if (agree) unique.push_back(shorts[i]);
+      i = j;
+    }
+    bool changed = false;
+    for (const auto& s : unique) {
+      std::string* text = clang_File_isEqual(s.file, clang_getFile(tu, path.c_str())) ? &main_text : nullptr;
+      for (size_t i = shim_files; !text && i < included.size(); ++i)
+        if (CXFile f = clang_getFile(tu, included[i].path.c_str()); f && clang_File_isEqual(s.file, f))
+          text = &included[i].text;
+      if (text && complete_vector_initializer(text, s.brace_offset, s.missing)) changed = true;
+    }
+    if (!changed) break;
+    unsaved = {{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
+    for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+    PhaseTimer timer("libclang parse");
+    if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
+                                              clang_defaultReparseOptions(tu))) {
+      diags.error(ir::SourceLoc{path, 0, 0},
+                  "libclang could not parse the file again after completing vector initialisers (error " +
+                      std::to_string(rc) + ")");
+      clang_disposeTranslationUnit(tu);  // libclang's rule after a failed reparse
+      clang_disposeIndex(index);
+      return std::nullopt;
+    }
   }
   ctx.tu = tu;
   ctx.main_file = clang_getFile(tu, path.c_str());
