@@ -20,7 +20,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
-           "feat_vector_casts", "feat_vector_init_lists"]
+           "feat_vector_casts", "feat_vector_init_lists", "feat_unions"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -167,6 +167,7 @@ def generate():
     matrix_ops("small", "dispatchThreads 50 vectors in 32-thread groups (last partial)", 50)
     vector_casts("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
     vector_init_lists("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    unions("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -258,6 +259,31 @@ def vector_init_lists(case, desc, n):
     c.threads([n, 1, 1], [32, 1, 1])
     c.read(0, "in", x)
     c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def unions(case, desc, n):
+    rng = rng_for("feat_unions", case)
+    # Metal's layout of feat_block_q4: half d, half m (sharing the union with a
+    # half2), then uchar qs[4]: 8 bytes, 2-aligned.
+    block = np.dtype([("d", "<f2"), ("m", "<f2"), ("qs", "u1", (4,))])
+    b = np.zeros(n, dtype=block)
+    b["d"] = eighths(rng, n, -16, 17).astype(np.float16)
+    b["m"] = eighths(rng, n, -16, 17).astype(np.float16)
+    b["qs"] = rng.integers(0, 256, size=(n, 4), dtype=np.uint8)
+    h = eighths(rng, n).astype(np.float16)            # k/8, |k| <= 80: exact in half
+    raw = h.view(np.uint16)
+    d, m = b["d"].astype(np.float64), b["m"].astype(np.float64)
+    q = (b["qs"] & 0xF).astype(np.float64).sum(axis=1) + (b["qs"] >> 4).astype(np.float64).sum(axis=1)
+    out = np.zeros((n, 3))
+    out[:, 0] = d * q + 8.0 * m + 0.5
+    out[:, 1] = d - m
+    out[:, 2] = h.astype(np.float64) + (raw >> 8).astype(np.float64)
+    c = Case("feat_unions", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "blocks", b)
+    c.read(1, "raw", raw)
+    c.write(2, "out", f32(out.reshape(-1)), 0, 0, EXACT)
     c.save()
 
 

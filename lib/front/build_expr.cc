@@ -529,12 +529,52 @@ ir::ExprPtr FunctionBuilder::subscript(CXCursor c) {
   return e;
 }
 
+namespace {
+
+// An implicit member expression of an anonymous union or struct member:
+// `b.d`, with d declared in `union { ... }` inside b's struct, is `b.<the
+// unnamed member>.d` in clang's AST (not always one such step per level).
+bool is_anonymous_member_ref(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_MemberRefExpr) return false;
+  CXCursor f = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(f) != CXCursor_FieldDecl) return false;
+  CXCursor record = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(f)));
+  return !clang_Cursor_isNull(record) && clang_Cursor_isAnonymousRecordDecl(record);
+}
+
+// The field indices from struct `si` to its field `name`: a field of its
+// own, or one of an anonymous member's (C++ names those as the enclosing
+// struct's, so the name is unique across them).
+bool field_path(const ir::Module& m, int si, const std::string& name, std::vector<int>* path) {
+  const auto& fields = m.structs[si].fields;
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (!fields[i].anonymous && fields[i].name == name) {
+      path->push_back((int)i);
+      return true;
+    }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!fields[i].anonymous || !fields[i].type.is_struct()) continue;
+    path->push_back((int)i);
+    if (field_path(m, fields[i].type.struct_index, name, path)) return true;
+    path->pop_back();
+  }
+  return false;
+}
+
+}  // namespace
+
 ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   CXCursor field = clang_getCursorReferenced(c);
   auto ch = expr_children(c);
   auto t = type_of(c);
   if (!t) return nullptr;
   if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() > 1) {
+    ctx_.unsupported(c, "member access '" + spelling(c) + "'");
+    return nullptr;
+  }
+  // The steps through anonymous members are taken again below, by name.
+  while (!ch.empty() && is_anonymous_member_ref(ch[0])) ch = expr_children(ch[0]);
+  if (ch.size() > 1) {
     ctx_.unsupported(c, "member access '" + spelling(c) + "'");
     return nullptr;
   }
@@ -550,20 +590,22 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
     ctx_.unsupported(c, "member access on type '" + ir::type_name(ctx_.module, base->type) + "'");
     return nullptr;
   }
-  const auto& def = ctx_.module.structs[st->struct_index];
-  int idx = -1;
+  std::vector<int> path;
   std::string fname = spelling(field);
-  for (size_t i = 0; i < def.fields.size(); ++i)
-    if (def.fields[i].name == fname) idx = (int)i;
-  if (idx < 0) {
-    ctx_.error(c, "no field '" + fname + "' in struct '" + def.name + "'");
+  if (fname.empty() || !field_path(ctx_.module, st->struct_index, fname, &path)) {
+    ctx_.error(c, "no field '" + fname + "' in struct '" + ctx_.module.structs[st->struct_index].name + "'");
     return nullptr;
   }
-  auto e = make(ir::Expr::Kind::Member, *t, ctx_.loc(c));
-  e->arrow = base->type.is_pointer();
-  e->index = idx;
-  e->args.push_back(std::move(base));
-  return e;
+  for (size_t i = 0; i < path.size(); ++i) {
+    int si = base->type.is_pointer() ? base->type.elem->struct_index : base->type.struct_index;
+    const ir::Type& ft = ctx_.module.structs[si].fields[path[i]].type;
+    auto e = make(ir::Expr::Kind::Member, i + 1 == path.size() ? *t : ft, ctx_.loc(c));
+    e->arrow = base->type.is_pointer();
+    e->index = path[i];
+    e->args.push_back(std::move(base));
+    base = std::move(e);
+  }
+  return base;
 }
 
 ir::ExprPtr FunctionBuilder::call(CXCursor c) {

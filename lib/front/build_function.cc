@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "front/builder.h"
+#include "front/cursor_util.h"
 #include "front/types.h"
 
 namespace mslport::front {
@@ -186,8 +187,19 @@ std::vector<std::pair<std::string, CXCursor>> default_member_initializers(CXCurs
   std::vector<std::pair<std::string, CXCursor>> out;
   for (CXCursor f : children(record)) {
     if (clang_getCursorKind(f) != CXCursor_FieldDecl) continue;
-    for (CXCursor x : children(f))
-      if (clang_isExpression(clang_getCursorKind(x))) out.emplace_back(spelling(f), x);
+    // An array field's bound (`uchar b[2]`) is an expression child too: the
+    // initialiser is the child that no `[` opens.
+    std::vector<Token> tokens;
+    for (CXCursor x : children(f)) {
+      if (!clang_isExpression(clang_getCursorKind(x))) continue;
+      if (tokens.empty()) tokens = cursor_tokens(clang_Cursor_getTranslationUnit(f), f);
+      unsigned at = expansion_pos(clang_getRangeStart(clang_getCursorExtent(x))).offset;
+      const Token* before = nullptr;
+      for (const Token& t : tokens)
+        if (t.offset < at) before = &t;
+      if (before && before->text == "[") continue;
+      out.emplace_back(spelling(f), x);
+    }
   }
   return out;
 }

@@ -321,15 +321,13 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
     switch (clang_getCursorKind(c)) {
       case CXCursor_Namespace: build_scope(ctx, c); break;
       case CXCursor_StructDecl:
+      case CXCursor_UnionDecl:
         // Under partial translation a struct without an IR form costs only
         // the kernels that use it (they meet the same reason there).
         if (clang_isCursorDefinition(c)) {
           std::string why;
           if (!struct_index(ctx, c, &why) && !ctx.skipped) ctx.unsupported(c, why);
         }
-        break;
-      case CXCursor_UnionDecl:
-        if (clang_isCursorDefinition(c) && !ctx.skipped) ctx.unsupported(c, "union '" + spelling(c) + "'");
         break;
       case CXCursor_VarDecl:
         if (address_space_of(clang_getCursorType(c)) == ir::AddressSpace::Constant ||

@@ -1,5 +1,6 @@
 #include "front/types.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace mslport::front {
@@ -148,16 +149,21 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   // The shim's structs are Metal's own types, with IR forms of their own;
   // metal::array<T, N> is an ordinary struct holding T[N].
   bool shim_array = ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix");
-  if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl) || (ctx.in_shim(decl) && !shim_array)) {
+  if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl && kind != CXCursor_UnionDecl) ||
+      (ctx.in_shim(decl) && !shim_array)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
     return std::nullopt;
   }
   ir::StructDef def_ir;
+  def_ir.is_union = kind == CXCursor_UnionDecl;
   // A struct template's instances are distinct structs: `Affine<half, 32>`
   // is `Affine_half_32`. Names stay unique in the module (structs of the
   // same name in different namespaces).
-  std::string base = mangled_name(spelling(decl), template_args_text(decl));
-  if (base.empty()) base = "anon_struct_" + std::to_string(ctx.module.structs.size());
+  // An anonymous record has no name of its own (clang spells it
+  // "(anonymous union at file:line:col)").
+  std::string base = clang_Cursor_isAnonymous(decl) ? "" : mangled_name(spelling(decl), template_args_text(decl));
+  if (base.empty())
+    base = std::string(def_ir.is_union ? "anon_union_" : "anon_struct_") + std::to_string(ctx.module.structs.size());
   def_ir.name = base;
   for (int i = 2;; ++i) {
     bool used = false;
@@ -192,9 +198,19 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
       return std::nullopt;
     }
     int a = ir::type_align(ctx.module, *ft);
-    offset = align_up(offset, a);
-    def_ir.fields.push_back(ir::StructField{spelling(f), *ft, offset});
-    offset += ir::type_size(ctx.module, *ft);
+    // An anonymous member's fields are named as this struct's (member()
+    // finds them through it); the member itself gets a name of the IR's.
+    CXCursor record = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(f)));
+    bool anonymous = !clang_Cursor_isNull(record) && clang_Cursor_isAnonymousRecordDecl(record);
+    std::string name = anonymous ? "anon" + std::to_string(def_ir.fields.size()) : spelling(f);
+    if (def_ir.is_union) {  // every member at offset 0; the union as large as the largest
+      def_ir.fields.push_back(ir::StructField{name, *ft, 0, anonymous});
+      offset = std::max(offset, ir::type_size(ctx.module, *ft));
+    } else {
+      offset = align_up(offset, a);
+      def_ir.fields.push_back(ir::StructField{name, *ft, offset, anonymous});
+      offset += ir::type_size(ctx.module, *ft);
+    }
     if (a > align) align = a;
   }
   // An empty struct (a functor, a holder of static members) still has one

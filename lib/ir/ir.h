@@ -306,14 +306,20 @@ struct StructField {
   std::string name;
   Type type;
   int offset = 0;  // byte offset, Metal layout (natural alignment)
+  // An anonymous union or struct member (`union { half2 dm; struct { half
+  // d, m; }; };`): its fields are named as the enclosing struct's. The IR
+  // names the member itself (anonN) and reaches its fields through it.
+  bool anonymous = false;
 };
 
+// A struct or a union (every field at offset 0, the size of the largest).
 struct StructDef {
   std::string name;
   std::vector<StructField> fields;
   int size = 0;
   int align = 1;
   SourceLoc loc;
+  bool is_union = false;
 };
 
 // Program-scope `constant T name = value;` or a #define'd value folded by

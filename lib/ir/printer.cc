@@ -334,8 +334,9 @@ std::string print_module(const Module& m) {
   std::ostringstream os;
   Printer p(m, nullptr);
   for (auto& s : m.structs) {
-    os << "struct " << s.name << " (size " << s.size << ", align " << s.align << ")\n";
-    for (auto& f : s.fields) os << "  " << f.offset << " " << f.name << ": " << p.type(f.type) << "\n";
+    os << (s.is_union ? "union " : "struct ") << s.name << " (size " << s.size << ", align " << s.align << ")\n";
+    for (auto& f : s.fields)
+      os << "  " << f.offset << " " << f.name << ": " << p.type(f.type) << (f.anonymous ? " (anonymous)" : "") << "\n";
   }
   for (auto& c : m.constants)
     os << "constant " << c.name << ": " << p.type(c.type) << " = " << (c.init ? p.expr(*c.init) : "<none>") << "\n";

@@ -111,7 +111,7 @@ class Printer {
 
  private:
   void print_struct(const ir::StructDef& s) {
-    out_ += "typedef struct {\n";
+    out_ += s.is_union ? "typedef union {\n" : "typedef struct {\n";
     for (auto& f : s.fields) out_ += "  " + cl_declaration(m_, f.type, f.name) + ";\n";
     out_ += "} " + s.name + ";\n\n";
   }

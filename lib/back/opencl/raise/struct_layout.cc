@@ -3,6 +3,7 @@
 // normally changes nothing; where a Metal offset is larger than OpenCL's
 // natural one, an explicit `uchar mslport_padN[k]` field fills the gap (and
 // member indices and struct initialisers are renumbered).
+#include <algorithm>
 #include <map>
 
 #include "back/opencl/raise/ir_build.h"
@@ -26,6 +27,21 @@ bool raise_struct_layout(RaiseContext& ctx) {
   std::map<int, std::vector<int>> remap;  // struct -> old field index -> new
   for (size_t si = 0; si < m.structs.size(); ++si) {
     ir::StructDef& s = m.structs[si];
+    if (s.is_union) {
+      // Every member at offset 0 in both languages: only the size and the
+      // alignment can differ, and they come from the same members.
+      int size = 0, align = 1;
+      for (auto& f : s.fields) {
+        size = std::max(size, ir::type_size(m, f.type));
+        align = std::max(align, ir::type_align(m, f.type));
+      }
+      if (round_up(size, align) != s.size || align != s.align) {
+        ctx.unsupported(s.loc, "the layout of union " + s.name + " (size " + std::to_string(s.size) + ", alignment " +
+                                   std::to_string(s.align) + ")");
+        ok = false;
+      }
+      continue;
+    }
     std::vector<ir::StructField> fields;
     std::vector<int> index;
     int off = 0, align = 1, pads = 0;

@@ -38,7 +38,7 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   decls << "#include <mslport/" << (options.sanitize ? "sanitizer_rt.h" : "openmp_rt.h")
         << ">\n\nnamespace mslport_kernels {\n\n";
   for (auto& s : m.structs) {
-    decls << "struct " << s.name << " {\n";
+    decls << (s.is_union ? "union " : "struct ") << s.name << " {\n";
     for (auto& f : s.fields) decls << "  " << types.declarator(f.type, f.name) << ";\n";
     decls << "};\n";
     for (auto& f : s.fields)
