@@ -60,6 +60,12 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
                   "opencl/nvidia-noshfl) or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
       ->capture_default_str();
+  cmd->add_option("--golden", o->golden_dir,
+                  "Time every kernel that has a golden case in DIR, on its largest case (by the bytes of its buffers), "
+                  "instead of the bench cases compiled into the tool")
+      ->type_name("DIR");
+  cmd->add_option("--case", o->case_name, "With --golden: the case of this name instead of the largest")
+      ->type_name("NAME");
 }
 
 int make_bench_request(const BenchCliOptions& opt, const std::string& tool, bench::BenchRequest* req,
@@ -85,6 +91,12 @@ int make_bench_request(const BenchCliOptions& opt, const std::string& tool, benc
   req->kernels = opt.kernels;
   req->plan.repeats = opt.repeats;
   req->nvidia_shfl = opt.nvidia_shfl;
+  if (!opt.case_name.empty() && opt.golden_dir.empty()) {
+    std::cerr << tool << ": error: --case names a golden case: it needs --golden DIR\n";
+    return 2;
+  }
+  req->golden_dir = opt.golden_dir;
+  req->case_name = opt.case_name;
   req->progress = [](const std::string& line) { std::cerr << "bench: " << line << "\n"; };
   return 0;
 }

@@ -25,10 +25,12 @@ struct BenchCliOptions {
   int repeats = 0;                     // 0 = enough for ~0.3 s per kernel and backend
   std::string work_dir;
   std::string nvidia_shfl = "on";      // on, off, both (bench::BenchRequest::nvidia_shfl)
+  std::string golden_dir;              // --golden: time kernels on their golden cases
+  std::string case_name;               // --case: the golden case of this name (default: the largest)
 };
 
 // Adds --kernel, --target, --platform, --format, --plot, --repeats,
-// --work-dir and --nvidia-shfl to `cmd`.
+// --work-dir, --nvidia-shfl, --golden and --case to `cmd`.
 void add_bench_options(CLI::App* cmd, BenchCliOptions* options);
 
 // Fills everything of `req` but the modules from the options and creates
