@@ -1,6 +1,9 @@
 #include "bench/isolated.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cstdio>
@@ -275,6 +278,10 @@ BenchReport merge_rounds(const std::vector<BenchReport>& parts, int rounds) {
 // ---- the two sides ----
 
 int bench_worker_main(const std::string& request_path, const std::string& result_path) {
+  // A worker runs in a process group of its own (run_process): when the
+  // bench that started it is stopped (a `timeout` around it, say), it must
+  // not go on holding the cores and devices.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   std::string text, err;
   BenchRequest req;
   if (!read_file(request_path, &text) || !request_from_json(text, &req, &err)) {
