@@ -89,11 +89,12 @@ def main(argv):
     else:
         moved = "the least each launch must read and write"
     if data.get("whiskers") == "rounds":
-        how = "processes of their own" if data.get("isolation") == "process" else "turns in one process"
-        whiskers = "whiskers: slowest to fastest of %d rounds (backends in %s)" % (rounds, how)
+        how = "each backend in a process of its own" if data.get("isolation") == "process" else \
+            "the backends taking turns in one process"
+        whiskers = "whiskers: slowest to fastest of %d rounds, %s" % (rounds, how)
     else:
         whiskers = "whiskers: the slowest and fastest tenth of the launches"
-    ax.set_xlabel("GB/s moved per second (%s, over the median time); %s" % (moved, whiskers), fontsize=9)
+    ax.set_xlabel("GB moved per second (%s, over the median time)\n%s" % (moved, whiskers), fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     handles, labels = [], []
     for b in backends:
@@ -104,7 +105,7 @@ def main(argv):
         if b in devices:
             text += " on " + devices[b]
         labels.append(text)
-    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.06 * 12 / height), fontsize=8,
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.1 * 12 / height), fontsize=8,
               frameon=False, ncol=1)
     cases = "on its largest golden case" if golden else "on its bench case"
     ax.set_title("How fast each kernel moves memory %s, per backend\n(dashed: the fastest this machine moved memory "
