@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/isolated.h"
 #include "commands.h"
 #include "front/parse_metal.h"
 
@@ -44,6 +45,9 @@ void add_translate_options(CLI::App* cmd, TranslateOptions* t, bool kernels) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `mslport bench` runs each target of each round in a process of its own: this one.
+  if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
+    return mslport::bench::bench_worker_main(argv[2], argv[3]);
   // Before any thread starts: libclang then parses on mslport's own large
   // translation stack (deeply nested input), not on an 8 MB thread of its own.
   mslport::front::parse_on_calling_thread();
