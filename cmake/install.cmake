@@ -1,4 +1,4 @@
-# Installation and the CMake package.
+# Installation, the CMake package and the Debian package.
 #
 #   PREFIX/bin/mslport, mslport-run
 #   PREFIX/include/mslport/          the runtime headers (host.h, kernel_abi.h, openmp_rt.h, ...)
@@ -39,3 +39,29 @@ install(FILES ${CMAKE_BINARY_DIR}/install-config/mslportConfig.cmake
               ${CMAKE_BINARY_DIR}/${MSLPORT_CONFIG_DIR}/mslportConfigVersion.cmake
               ${CMAKE_SOURCE_DIR}/cmake/mslportTranslate.cmake
         DESTINATION ${MSLPORT_CONFIG_DIR})
+
+# The Debian package: `cpack -G DEB` in the build directory writes
+# mslport_VERSION_ARCH.deb (installing into /usr). Shared-library
+# dependencies come from dpkg-shlibdeps; `check` also needs the compiler
+# it builds emitted C++ with, and OpenMP for it.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME mslport)
+set(CPACK_PACKAGE_VENDOR mslport)
+set(CPACK_PACKAGE_CONTACT "mslport maintainers <mslport@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "port Metal compute kernels to C++/OpenMP and OpenCL C, checked against golden outputs")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+get_filename_component(mslport_emitted_cxx_name "${MSLPORT_EMITTED_CXX}" NAME)
+if(mslport_emitted_cxx_name STREQUAL "clang++-19")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-19, libomp-19-dev")
+else()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++")
+endif()
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, python3-numpy")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-matplotlib")
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+include(CPack)
