@@ -114,4 +114,8 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
 int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir,
              const TranslateOptions& options);
 
+// --include-dir, --cxx, --cflags, --python-dir (host_info.cc).
+enum class HostInfo { IncludeDir, Cxx, Cflags, PythonDir };
+int print_host_info(HostInfo what);
+
 }  // namespace mslport::tool

@@ -7,6 +7,7 @@
 
 #include "bench/isolated.h"
 #include "support/atomic_file.h"
+#include "support/install_paths.h"
 #include "support/subprocess.h"
 #include "support/work_dir.h"
 
@@ -22,8 +23,7 @@ int plot(const bench::BenchReport& report, const std::string& tool, const std::s
   const char* py_env = std::getenv("MSLPORT_PYTHON");
   std::string python = py_env && *py_env ? py_env : "/usr/bin/python3";
   const char* script_env = std::getenv("MSLPORT_PLOT_SCRIPT");
-  std::string script =
-      script_env && *script_env ? script_env : std::string(MSLPORT_SOURCE_DIR) + "/scripts/plot_bench.py";
+  std::string script = script_env && *script_env ? script_env : install_paths().plot_script();
   std::string data = png + ".json";
   std::string err;
   if (!write_file_atomic(data, bench::format_plot_json(report), &err)) {
