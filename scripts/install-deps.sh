@@ -13,6 +13,7 @@ PACKAGES=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo   # OpenCL on the CPU
   python3-numpy                    # golden/gen: float64 reference implementations
   python3-matplotlib               # mslport bench --plot
+  libjansson-dev                   # examples/host: the OpenCL host reads NAME.bindings.json
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

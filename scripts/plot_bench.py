@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Bar chart of `mslport bench` results: per kernel, the achieved GB/s of each
-backend (bar, with the p10..p90 spread as a whisker) against that backend's
-measured memory roof (a dashed line of the same colour), annotated with the
-fraction of the roof and the speed relative to PoCL.
+backend (bar; whisker: the rounds' range, or p10..p90 of the launches) against
+that backend's measured memory roof (a dashed line of the same colour),
+annotated with the fraction of the roof and the speed relative to PoCL.
 
 Usage: plot_bench.py BENCH_PLOT.json OUT.png
 (BENCH_PLOT.json is what `mslport bench --plot` writes into its work dir; the
@@ -82,7 +82,19 @@ def main(argv):
     ax.set_yticklabels(kernels, fontsize=9)
     ax.set_ylim(len(kernels) - 0.5, -0.5)  # first kernel on top
     ax.set_xlim(0, xmax * 1.5)
-    ax.set_xlabel("effective bandwidth, GB/s (minimum bytes read + written / median time); whiskers: p10..p90")
+    golden = data.get("bytes_model") == "buffers"
+    rounds = data.get("rounds", 1)
+    if golden:
+        moved = "every buffer of the golden case read once and every output written once"
+    else:
+        moved = "the least each launch must read and write"
+    if data.get("whiskers") == "rounds":
+        how = "each backend in a process of its own" if data.get("isolation") == "process" else \
+            "the backends taking turns in one process"
+        whiskers = "whiskers: slowest to fastest of %d rounds, %s" % (rounds, how)
+    else:
+        whiskers = "whiskers: the slowest and fastest tenth of the launches"
+    ax.set_xlabel("GB moved per second (%s, over the median time)\n%s" % (moved, whiskers), fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     handles, labels = [], []
     for b in backends:
@@ -93,11 +105,11 @@ def main(argv):
         if b in devices:
             text += " on " + devices[b]
         labels.append(text)
-    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.06 * 12 / height), fontsize=8,
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.1 * 12 / height), fontsize=8,
               frameon=False, ncol=1)
-    ax.set_title("mslport bench: achieved bandwidth per kernel vs the measured roof\n(dashed: the fastest triad c = a + s*b "
-                 "(OpenMP: four forms) or, on OpenCL, a device-to-device copy)",
-                 fontsize=10)
+    cases = "on its largest golden case" if golden else "on its bench case"
+    ax.set_title("How fast each kernel moves memory %s, per backend\n(dashed: the fastest this machine moved memory "
+                 "in the same run, with simple copy loops)" % cases, fontsize=10)
     fig.tight_layout()
     fig.savefig(argv[2], dpi=110, bbox_inches="tight")
     return 0

@@ -36,25 +36,8 @@ int run_bench(const BenchOptions& opt) {
     return 2;
   }
   bool failed = false;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    const std::string& src = sources[i];
-    DiagEngine diags;
-    Translation t;
-    bool ok = translate_file(src, tg, opt.translate, diags, &t);
-    diags.print_all(std::cerr);
-    report_skipped(t, opt.translate, /*always=*/false, std::cerr);
-    if (!ok) {
-      std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not benchmarked\n";
-      failed = true;
-      continue;
-    }
-    runtime::EmittedFiles files;
-    if (!write_emitted(t, (fs::path(run_dir.path()) / std::to_string(i) / t.stem).string(), &files, &err)) {
-      std::cerr << "mslport: error: " << err << "\n";
-      return 2;
-    }
-    req.modules.push_back(files);
-  }
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (!emit_bench_modules(sources[i], i, tg, opt, run_dir.path(), &req, &failed)) return 2;
   return run_and_report(opt.cli, "mslport", req, failed);
 }
 

@@ -84,6 +84,13 @@ struct BenchOptions {
   BenchCliOptions cli;  // the flags `mslport-run bench` shares
 };
 
+// Translates one source for `mslport bench` into run_dir/<index>/... and
+// appends its modules and kernels to *req (tool/bench_sources.cc): with
+// --golden, once per function-constant set of the golden cases chosen for
+// its kernels. *failed when it does not translate; false on an I/O error.
+bool emit_bench_modules(const std::string& src, size_t index, Target tg, const BenchOptions& opt,
+                        const std::string& run_dir, bench::BenchRequest* req, bool* failed);
+
 int run_translate(const std::string& file, const std::string& target, const std::string& output,
                   const TranslateOptions& options);
 struct IrOptions {
@@ -106,5 +113,9 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
               bool time_report = false, bool force = false);
 int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir,
              const TranslateOptions& options);
+
+// --include-dir, --cxx, --cflags, --python-dir (host_info.cc).
+enum class HostInfo { IncludeDir, Cxx, Cflags, PythonDir };
+int print_host_info(HostInfo what);
 
 }  // namespace mslport::tool

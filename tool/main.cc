@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/isolated.h"
 #include "commands.h"
 #include "front/parse_metal.h"
 
@@ -44,14 +45,20 @@ void add_translate_options(CLI::App* cmd, TranslateOptions* t, bool kernels) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `mslport bench` runs each target of each round in a process of its own: this one.
+  if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
+    return mslport::bench::bench_worker_main(argv[2], argv[3]);
   // Before any thread starts: libclang then parses on mslport's own large
   // translation stack (deeply nested input), not on an 8 MB thread of its own.
   mslport::front::parse_on_calling_thread();
   CLI::App app{"mslport " + std::string(kVersion) +
                ": port Metal (MSL) compute kernels to C++/OpenMP and OpenCL C, and check them against golden outputs"};
   app.require_subcommand(0, 1);
-  bool show_include_dir = false, show_version = false;
+  bool show_include_dir = false, show_version = false, show_cxx = false, show_cflags = false;
   app.add_flag("--include-dir", show_include_dir, "Print the directory of the runtime header emitted C++ includes");
+  app.add_flag("--cxx", show_cxx, "Print the C++ compiler `check` builds emitted C++ with (MSLPORT_CXX overrides it)");
+  app.add_flag("--cflags", show_cflags,
+               "Print the flags `check` compiles emitted C++ with (for the --cxx compiler; link with -fopenmp)");
   bool show_python_dir = false;
   app.add_flag("--python-dir", show_python_dir,
                "Print the directory of the mslport_golden Python module (writes golden cases; add it to PYTHONPATH)");
@@ -139,14 +146,10 @@ int main(int argc, char** argv) {
       std::cout << "mslport " << kVersion << "\n";
       return 0;
     }
-    if (show_include_dir) {
-      std::cout << MSLPORT_INCLUDE_DIR << "\n";
-      return 0;
-    }
-    if (show_python_dir) {
-      std::cout << MSLPORT_PYTHON_DIR << "\n";
-      return 0;
-    }
+    if (show_include_dir) return print_host_info(HostInfo::IncludeDir);
+    if (show_cxx) return print_host_info(HostInfo::Cxx);
+    if (show_cflags) return print_host_info(HostInfo::Cflags);
+    if (show_python_dir) return print_host_info(HostInfo::PythonDir);
     if (*translate) {
       translate_opt.line_directives = line_directives;
       return run_translate(file, target, output, translate_opt);

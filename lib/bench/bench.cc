@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/cases.h"
+#include "bench/golden_cases.h"
 #include "bench/stats.h"
 #include "runtime/bench_support.h"
 
@@ -238,18 +239,21 @@ mslport_dispatch to_abi(const runtime::DispatchSpec& s) {
 }
 
 BenchRow make_row(const std::string& kernel, const std::string& target, const std::string& platform,
-                  const BenchCase& c, const std::vector<double>& seconds) {
+                  const BenchCase& c, const std::vector<double>& seconds, const std::vector<double>& round_ms) {
   Summary s = summarize(seconds);
   BenchRow r;
   r.kernel = kernel;
   r.target = target;
   r.platform = platform;
   r.description = c.description;
+  r.case_name = c.case_name;
   r.bytes = c.min_bytes();
   r.repeats = s.n;
-  r.ms = s.median * 1e3;
+  r.round_ms = round_ms;
+  r.ms = round_ms.size() > 1 ? median(round_ms) : s.median * 1e3;
   r.ms_p10 = s.p10 * 1e3;
   r.ms_p90 = s.p90 * 1e3;
+  for (double x : seconds) r.launch_ms.push_back(x * 1e3);
   return r;
 }
 
@@ -289,31 +293,137 @@ bool kernels_from_bindings(const std::vector<runtime::EmittedFiles>& modules,
   return true;
 }
 
+// What to time: the kernels, and in golden mode each one's case.
+struct KernelPlan {
+  std::vector<std::string> kernels;
+  std::map<std::string, runtime::GoldenCase> golden;
+};
+
+KernelPlan plan_kernels(const BenchRequest& req, const std::vector<std::string>& names, BenchReport* report) {
+  KernelPlan p;
+  if (!req.golden_dir.empty()) {
+    std::vector<std::map<std::string, std::string>> sets;
+    for (const auto& m : req.modules) sets.push_back(m.function_constants);
+    auto runnable = [&](const runtime::GoldenCase& c) {
+      return std::find(sets.begin(), sets.end(), c.function_constants) != sets.end();
+    };
+    GoldenSelection sel = select_golden_cases(req.golden_dir, names, req.kernels, req.case_name, runnable);
+    report->errors.insert(report->errors.end(), sel.errors.begin(), sel.errors.end());
+    report->skipped.insert(report->skipped.end(), sel.skipped.begin(), sel.skipped.end());
+    for (const auto& [k, c] : sel.cases) p.kernels.push_back(k);
+    p.golden = std::move(sel.cases);
+    return p;
+  }
+  const std::set<std::string> in_sources(names.begin(), names.end());
+  const std::vector<std::string> known = bench_kernels();
+  const std::set<std::string> has_case(known.begin(), known.end());
+  std::vector<std::string> todo;
+  size_t errors = 0;
+  if (req.kernels.empty()) {
+    todo.assign(in_sources.begin(), in_sources.end());
+  } else {
+    for (const auto& k : req.kernels) {
+      if (in_sources.count(k)) todo.push_back(k);
+      else {
+        report->errors.push_back(k + ": not a kernel of the sources");
+        ++errors;
+      }
+    }
+  }
+  for (const auto& k : todo) {
+    if (has_case.count(k)) p.kernels.push_back(k);
+    else if (!req.kernels.empty()) {
+      report->errors.push_back(k + ": no bench case (this build has them for " + std::to_string(known.size()) +
+                               " kernels of the corpus); --golden DIR times it on its golden cases");
+      ++errors;
+    } else {
+      report->skipped.push_back(k + ": no bench case");
+    }
+  }
+  if (p.kernels.empty() && errors == 0)
+    report->errors.push_back("nothing to time: no kernel of the sources has a bench case; --golden DIR times any "
+                             "kernel on its golden cases");
+  return p;
+}
+
+// The sources' kernels when known before building anything.
+std::optional<std::vector<std::string>> known_kernels(const BenchRequest& req,
+                                                      std::vector<std::set<std::string>>* module_kernels) {
+  const bool from_bindings = kernels_from_bindings(req.modules, module_kernels);
+  if (!req.source_kernels.empty()) return req.source_kernels;
+  if (!from_bindings) return std::nullopt;
+  std::set<std::string> all;
+  for (const auto& names : *module_kernels) all.insert(names.begin(), names.end());
+  return std::vector<std::string>(all.begin(), all.end());
+}
+
 }  // namespace
+
+std::optional<std::vector<std::string>> kernels_to_time(const BenchRequest& req, BenchReport* report) {
+  std::vector<std::set<std::string>> module_kernels;
+  auto names = known_kernels(req, &module_kernels);
+  if (!names) return std::nullopt;
+  return plan_kernels(req, *names, report).kernels;
+}
+
+std::vector<std::string> busy_machine_warnings() {
+  // Other processes on the machine make every number here noisy; say so.
+  std::ifstream f("/proc/loadavg");
+  double load = 0;
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  if (f >> load && load > 0.5 * cpus) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "the 1-minute load average was %.1f on %u CPUs before the run: other processes competed, "
+                  "so times and ratios are noisy",
+                  load, cpus);
+    return {buf};
+  }
+  return {};
+}
+
+TimingPlan round_share(TimingPlan plan, int rounds) {
+  rounds = std::max(rounds, 1);
+  if (rounds == 1) return plan;
+  plan.target_seconds /= rounds;
+  if (plan.repeats > 0) plan.repeats = (plan.repeats + rounds - 1) / rounds;
+  plan.min_repeats = std::max(2, (plan.min_repeats + rounds - 1) / rounds);
+  plan.max_repeats = std::max(2, plan.max_repeats / rounds);
+  return plan;
+}
 
 BenchReport run_bench(const BenchRequest& request) {
   BenchReport report;
-  // With --kernel, a name no source has is an error before minutes of
-  // building, and only the modules holding the named kernels are built.
   BenchRequest req = request;
+  const bool golden = !req.golden_dir.empty();
+  report.bytes_model = golden ? "buffers" : "minimum";
+  report.rounds = std::max(req.rounds, 1);
+  // When the sources' kernels are known before building (the caller says,
+  // or every module's bindings do), a kernel asked for that cannot be
+  // timed is an error before minutes of building and measuring, nothing is
+  // measured when nothing is to be timed, and only the modules holding the
+  // kernels to time are built.
   std::vector<std::set<std::string>> module_kernels;
-  if (!req.kernels.empty() && kernels_from_bindings(req.modules, &module_kernels)) {
-    std::vector<std::string> known;
-    for (const auto& k : req.kernels) {
-      bool found = false;
-      for (const auto& names : module_kernels) found = found || names.count(k);
-      if (found) known.push_back(k);
-      else report.errors.push_back(k + ": not a kernel of the sources");
+  std::optional<KernelPlan> kplan;
+  if (auto names = known_kernels(req, &module_kernels)) {
+    kplan = plan_kernels(req, *names, &report);
+    if (kplan->kernels.empty()) {
+      finish_report(&report);
+      return report;
     }
-    if (known.empty()) return report;
-    std::vector<runtime::EmittedFiles> needed;
-    for (size_t i = 0; i < req.modules.size(); ++i) {
-      bool wanted = false;
-      for (const auto& k : known) wanted = wanted || module_kernels[i].count(k);
-      if (wanted) needed.push_back(req.modules[i]);
+    if (module_kernels.size() == req.modules.size()) {
+      std::vector<runtime::EmittedFiles> needed;
+      for (size_t i = 0; i < req.modules.size(); ++i) {
+        bool wanted = false;
+        for (const auto& k : kplan->kernels) {
+          if (!module_kernels[i].count(k)) continue;
+          auto g = kplan->golden.find(k);
+          wanted = wanted || g == kplan->golden.end() || g->second.function_constants == req.modules[i].function_constants;
+        }
+        if (wanted) needed.push_back(req.modules[i]);
+      }
+      req.modules = needed;
     }
-    req.modules = needed;
-    req.kernels = known;
   }
   // Called after a CPU backend (OpenMP, or a CPU OpenCL device such as PoCL)
   // was timed, before another backend is: its idle workers spin for a while
@@ -328,19 +438,9 @@ BenchReport run_bench(const BenchRequest& request) {
   auto let_cpu_workers_sleep = [&] {
     if (!wait_until_threads_idle()) ++busy_pauses;
   };
-  {
-    // Other processes on the machine make every number here noisy; say so.
-    std::ifstream f("/proc/loadavg");
-    double load = 0;
-    unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-    if (f >> load && load > 0.5 * cpus) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    "the 1-minute load average was %.1f on %u CPUs before the run: other processes competed, "
-                    "so times and ratios are noisy",
-                    load, cpus);
-      report.warnings.push_back(buf);
-    }
+  if (req.warn_if_busy) {
+    auto w = busy_machine_warnings();
+    report.warnings.insert(report.warnings.end(), w.begin(), w.end());
   }
   auto progress = [&](const std::string& s) {
     if (req.progress) req.progress(s);
@@ -359,6 +459,9 @@ BenchReport run_bench(const BenchRequest& request) {
 
   // ---- OpenMP modules ----
   std::map<std::string, mslport_entry_fn> omp;
+  // Every module's entries, to pick the one translated with a golden case's
+  // function constants once the cases are known.
+  std::map<std::string, std::vector<std::pair<std::map<std::string, std::string>, mslport_entry_fn>>> omp_all;
   if (want_omp) {
     for (const auto& m : req.modules) {
       if (m.cpp.empty()) continue;
@@ -370,7 +473,7 @@ BenchReport run_bench(const BenchRequest& request) {
         continue;
       }
       for (auto& [n, e] : entries) {
-        omp.emplace(n, e);
+        omp_all[n].emplace_back(m.function_constants, e);
         add_name(n);
       }
     }
@@ -433,6 +536,22 @@ BenchReport run_bench(const BenchRequest& request) {
       for (const auto& d : devices) names_seen += (names_seen.empty() ? "" : ", ") + d.platform;
       report.errors.push_back("opencl: no OpenCL platform matches the --platform filter (platforms: " + names_seen + ")");
     }
+  }
+
+  if (!kplan) {
+    kplan = plan_kernels(req, names, &report);
+    if (kplan->kernels.empty()) {
+      finish_report(&report);
+      return report;
+    }
+  }
+  for (const auto& [n, candidates] : omp_all) {
+    auto g = kplan->golden.find(n);
+    for (const auto& [set, entry] : candidates)
+      if (g == kplan->golden.end() || g->second.function_constants == set) {
+        omp.emplace(n, entry);
+        break;
+      }
   }
 
   // The caches the input sets and the roof arrays must overflow.
@@ -591,22 +710,23 @@ BenchReport run_bench(const BenchRequest& request) {
   };
 
   // ---- kernels ----
-  std::vector<std::string> todo;
-  if (req.kernels.empty()) {
-    todo = names;
-    std::sort(todo.begin(), todo.end());
-  } else {
-    for (const auto& k : req.kernels) {
-      if (seen_names.count(k)) todo.push_back(k);
-      else report.errors.push_back(k + ": not a kernel of the sources");
-    }
-  }
+  const std::vector<std::string>& todo = kplan->kernels;
   bool measured_since_roof = false;
   for (const auto& kernel : todo) {
-    auto bc = bench_case(kernel);
-    if (bc && measured_since_roof) {  // the last kernel's input sets are freed by now
+    if (measured_since_roof && req.roofs_between_kernels) {  // the last kernel's input sets are freed by now
       remeasure_roofs("between kernels");
       measured_since_roof = false;
+    }
+    std::optional<BenchCase> bc;
+    if (golden) {
+      try {
+        bc = bench_case_from_golden(kplan->golden.at(kernel));
+      } catch (const std::exception& e) {
+        report.errors.push_back(kernel + ": " + e.what());
+        continue;
+      }
+    } else {
+      bc = bench_case(kernel);
     }
     if (!bc) {
       report.skipped.push_back(kernel + ": no bench case");
@@ -632,6 +752,7 @@ BenchReport run_bench(const BenchRequest& request) {
       bool on_cpu;
       std::function<std::vector<double>(const TimingPlan&)> time;
       std::vector<double> secs;
+      std::vector<double> round_ms;  // each round's median
       bool failed = false;
     };
     std::vector<Runner> runners;
@@ -671,12 +792,8 @@ BenchReport run_bench(const BenchRequest& request) {
                            return time_launches([&](size_t s) { return l->run(s); }, l->sets(), plan);
                          }});
     }
-    constexpr int kRounds = 3;
-    TimingPlan plan = req.plan;  // a round's share
-    plan.target_seconds /= kRounds;
-    if (plan.repeats > 0) plan.repeats = (plan.repeats + kRounds - 1) / kRounds;
-    plan.min_repeats = std::max(2, (plan.min_repeats + kRounds - 1) / kRounds);
-    plan.max_repeats = std::max(2, plan.max_repeats / kRounds);
+    const int kRounds = report.rounds;
+    TimingPlan plan = round_share(req.plan, kRounds);  // a round's share
     for (int round = 0; round < kRounds; ++round) {
       if (round > 0) plan.warmup = 1;
       for (auto& r : runners) {
@@ -684,6 +801,7 @@ BenchReport run_bench(const BenchRequest& request) {
         try {
           auto secs = r.time(plan);
           r.secs.insert(r.secs.end(), secs.begin(), secs.end());
+          r.round_ms.push_back(median(secs) * 1e3);
         } catch (const std::exception& e) {
           report.errors.push_back(kernel + " on " + r.target + "/" + r.platform + ": " + e.what());
           r.failed = true;
@@ -693,7 +811,7 @@ BenchReport run_bench(const BenchRequest& request) {
     }
     for (auto& r : runners) {
       if (r.failed) continue;
-      report.rows.push_back(make_row(kernel, r.target, r.platform, c, r.secs));
+      report.rows.push_back(make_row(kernel, r.target, r.platform, c, r.secs, r.round_ms));
       progress("  " + r.target + "/" + r.platform + ": " + std::to_string(report.rows.back().ms) + " ms");
     }
     measured_since_roof = true;

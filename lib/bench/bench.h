@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,11 +49,47 @@ struct BenchRequest {
   // "both" = each NVIDIA device twice, for an A/B comparison in one run.
   std::string nvidia_shfl = "on";
   TimingPlan plan;
+  // Rounds per kernel: every backend's launches split into this many turns
+  // (A B A B ..., in this process; run_bench_isolated runs each round of
+  // each backend in a process of its own instead).
+  int rounds = 3;
+  // Measure the roofs again after every kernel; false: before the kernels
+  // and after the last only.
+  bool roofs_between_kernels = true;
+  // Warn when the load average says other processes compete for the CPUs
+  // (busy_machine_warnings).
+  bool warn_if_busy = true;
+  // Golden cases instead of the compiled-in bench cases (`bench --golden
+  // DIR`): every kernel that has a case there, on its largest case or the
+  // one named `case_name` (bench/golden_cases.h). A case that gives function
+  // constants runs on the module translated with them
+  // (EmittedFiles::function_constants).
+  std::string golden_dir;
+  std::string case_name;
+  // Every kernel the sources define, when the caller knows them (translated
+  // or not): then a kernel asked for that has no case is an error before
+  // anything is built or measured. Empty: learned from the modules.
+  std::vector<std::string> source_kernels;
   std::string build_dir;             // where modules are compiled
   std::function<void(const std::string&)> progress;  // one line per measurement (optional)
 };
 
 BenchReport run_bench(const BenchRequest& request);
+
+// The kernels run_bench would time, sorted, when they are known before
+// anything is built (from source_kernels, or from every module's
+// .bindings.json); the kernels it would not time go to report->errors (asked
+// by name, or nothing at all to time) or report->skipped. nullopt when only
+// a build can tell.
+std::optional<std::vector<std::string>> kernels_to_time(const BenchRequest& request, BenchReport* report);
+
+// "the 1-minute load average was ..." when it exceeds half the CPUs, else
+// nothing.
+std::vector<std::string> busy_machine_warnings();
+
+// A round's share of a plan of `rounds` rounds: target_seconds, repeats and
+// the repeat bounds divided (at least 2 launches).
+TimingPlan round_share(TimingPlan plan, int rounds);
 
 // "pocl" for PoCL, "nvidia" for NVIDIA's, else the first word, lowercased.
 std::string short_platform_name(const std::string& platform_name);

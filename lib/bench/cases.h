@@ -39,6 +39,7 @@ struct BenchBuffer {
 
 struct BenchCase {
   std::string kernel;
+  std::string case_name;    // the golden case it comes from (bench/golden_cases.h); empty for a compiled-in case
   std::string description;  // sizes, in words
   runtime::DispatchSpec dispatch;
   std::vector<runtime::ThreadgroupMemorySpec> threadgroup_memory;

@@ -15,13 +15,24 @@ namespace mslport::bench {
 struct BenchRow {
   std::string kernel, target, platform;
   std::string description;        // the bench case's sizes
-  uint64_t bytes = 0;             // minimum bytes read + written per launch
-  size_t repeats = 0;             // timed launches
-  double ms = 0, ms_p10 = 0, ms_p90 = 0;  // median and spread of the launch time
+  std::string case_name;          // the golden case timed (bench --golden); empty for a compiled-in bench case
+  uint64_t bytes = 0;             // bytes read + written per launch (BenchReport::bytes_model)
+  size_t repeats = 0;             // timed launches, all rounds together
+  // The median launch time: with several rounds, the median of the rounds'
+  // medians (each round a separate process when backends are isolated).
+  // p10 / p90: of every launch of every round.
+  double ms = 0, ms_p10 = 0, ms_p90 = 0;
+  std::vector<double> round_ms;   // per round, the median of its launches
+  std::vector<double> launch_ms;  // every timed launch (merging rounds; not reported)
   // Filled by finish_report:
   double gbps = 0;                        // bytes / median time
   std::optional<double> roof_fraction;    // gbps / this backend's roof
   std::optional<double> vs_pocl;          // PoCL's median time / this row's, same kernel
+  // Per round, PoCL's median time / this row's in the same round (when both
+  // have the same number of rounds).
+  std::vector<double> vs_pocl_rounds;
+  // (max - min) / median of round_ms; 0 with one round.
+  double spread() const;
   std::string backend() const { return target + "/" + platform; }
 };
 
@@ -59,6 +70,14 @@ struct BenchReport {
   std::vector<std::string> errors;   // "kernel on backend: message"
   std::vector<std::string> warnings; // e.g. a busy machine
   uint64_t cache_bytes = 0;          // the largest cache the input sets were sized to exceed
+  int rounds = 1;                    // rounds per kernel and backend
+  // "process": every round of every backend in a process of its own (the
+  // backends' worker threads cannot disturb each other); "none": the
+  // backends took turns in one process.
+  std::string isolation = "none";
+  // "minimum": the compiled-in cases' minimum traffic; "buffers": golden
+  // cases, each buffer read counted once and each written once.
+  std::string bytes_model = "minimum";
 };
 
 // Computes gbps, roof_fraction and vs_pocl on every row.
@@ -72,9 +91,12 @@ std::optional<double> geomean_vs_pocl(const BenchReport& report, const std::stri
 // the ratio to PoCL per backend, skipped kernels and errors.
 std::string format_bench_table(const BenchReport& report);
 
-// Exactly {"roof_gbps": {"<target>/<platform>": N},
-//          "results": [{"kernel","target","platform","ms","gbps","roof_fraction","vs_pocl"}]}
-// (roof_fraction and vs_pocl null where they do not apply).
+// Exactly {"roof_gbps": {"<target>/<platform>": N}, "rounds": N, "isolation": "process"|"none",
+//          "bytes_model": "minimum"|"buffers",
+//          "results": [{"kernel","case","target","platform","ms","round_ms","spread","gbps",
+//                       "roof_fraction","vs_pocl","vs_pocl_rounds"}]}
+// (case, roof_fraction, vs_pocl and vs_pocl_rounds null where they do not
+// apply; round_ms: each round's median; spread: (max - min) / ms of them).
 std::string format_bench_json(const BenchReport& report);
 
 // What scripts/plot_bench.py reads: the JSON above plus, per result, the

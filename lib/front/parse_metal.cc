@@ -22,11 +22,8 @@
 #include "front/metal_lexer.h"
 #include "front/types.h"
 #include "front/vector_initializers.h"
+#include "support/install_paths.h"
 #include "support/regular_file.h"
-
-#ifndef MSLPORT_METAL_SHIM_DIR
-#error "MSLPORT_METAL_SHIM_DIR must be defined (lib/front/CMakeLists.txt)"
-#endif
 
 namespace mslport::front {
 
@@ -399,7 +396,8 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   ctx.main_path = path;
   ctx.skipped = skipped;
   std::error_code ec;
-  std::string shim = options.shim_dir.empty() ? std::string(MSLPORT_METAL_SHIM_DIR) : options.shim_dir;
+  // PREFIX/share/mslport/metal_include beside the program (support/install_paths.h).
+  std::string shim = options.shim_dir.empty() ? install_paths().metal_include() : options.shim_dir;
   ctx.shim_dir = std::filesystem::weakly_canonical(shim, ec).string();
   while (ctx.shim_dir.size() > 1 && ctx.shim_dir.back() == '/') ctx.shim_dir.pop_back();
 

@@ -25,7 +25,8 @@ struct ParseOptions {
   std::map<std::string, std::string> function_constants;
   // Extra clang arguments.
   std::vector<std::string> extra_args;
-  // Directory holding the parse-only metal_stdlib; empty = the built-in one.
+  // Directory holding the parse-only metal_stdlib; empty = the installed one
+  // (PREFIX/share/mslport/metal_include beside the program).
   std::string shim_dir;
 };
 

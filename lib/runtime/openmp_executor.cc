@@ -9,8 +9,8 @@
 // starts clean.) Set MSLPORT_RUNNER_INPROCESS=1 to run in-process instead,
 // e.g. under a debugger (no time limit then).
 //
-// Environment overrides: MSLPORT_CXX (the compiler), MSLPORT_INCLUDE_DIR (the
-// directory holding mslport/kernel_abi.h).
+// The compiler and flags are runtime/emitted_cxx.h's (MSLPORT_CXX overrides
+// the compiler, MSLPORT_INCLUDE_DIR the directory holding mslport/kernel_abi.h).
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -35,28 +35,17 @@
 
 #include "mslport/kernel_abi.h"
 #include "runtime/case_buffers.h"
+#include "runtime/emitted_cxx.h"
 #include "runtime/runner.h"
 #include "support/atomic_file.h"
 #include "support/subprocess.h"
 #include "support/work_dir.h"
-
-#ifndef MSLPORT_CXX_COMPILER
-#define MSLPORT_CXX_COMPILER "c++"
-#endif
-#ifndef MSLPORT_INCLUDE_DIR
-#define MSLPORT_INCLUDE_DIR ""
-#endif
 
 namespace mslport::runtime {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : fallback;
-}
 
 // Regular files only: a module source that is a FIFO must not hang the run.
 bool slurp(const fs::path& p, std::string* out) { return read_file(p.string(), out); }
@@ -399,41 +388,13 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
     *error = "no such file: " + cpp_path;
     return nullptr;
   }
-  std::string compiler = env_or("MSLPORT_CXX", MSLPORT_CXX_COMPILER);
-  std::string include_dir = env_or("MSLPORT_INCLUDE_DIR", MSLPORT_INCLUDE_DIR);
-  if (!fs::is_regular_file(fs::path(include_dir) / "mslport" / "kernel_abi.h", ec)) {
-    *error = "mslport/kernel_abi.h not found under '" + include_dir +
-             "' (set MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
-    return nullptr;
-  }
-  // -fno-math-errno: Metal's math never sets errno, and errno keeps sqrt/exp
-  // out of vectorised work-item loops. -fassociative-math (with the
-  // -fno-signed-zeros -fno-trapping-math it needs): Metal compiles with fast
-  // math by default, which lets a per-thread sum (`dot += a[d] * w[d]`) be
-  // reassociated and so vectorised; the golden tolerances already allow
-  // for it. Not -ffast-math: kernels compare against INFINITY and NaN.
-  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fassociative-math",
-                                    "-fno-signed-zeros", "-fno-trapping-math", "-fopenmp", "-shared", "-fPIC",
-                                    "-DMSLPORT_RUNNER_MODULE", "-I", include_dir};
-  // Clang: let the vectoriser use interleaved (shuffled) loads under a mask.
-  // A work-item loop reads `x[8 * col + j]` for j = 0..7 under the kernel's
-  // guards; without this LLVM turns each of them into a gather (measured:
-  // the 4-bit mat-vec 2x slower). Off by default in LLVM for X86 only for
-  // cost-model reasons; AVX-512 has the masked loads it needs.
-#if defined(__x86_64__)
-  // 256-bit vectors even where the CPU has 512-bit ones. What LLVM already
-  // does on Intel's AVX-512 cores; on AMD Zen 4 it vectorises 512 bits wide,
-  // and there streaming stores of 512-bit vectors are slower. Measured on the
-  // 2-core EPYC VM (three alternating runs, median): residual_add 1.35x,
-  // weighted_sum_stacked_f32 1.11x, rms_norm_apply 1.06x, swiglu / silu /
-  // bf16 mat-vec / fused_norm_add 0.98-1.01x, moe_combine_residual 0.95x;
-  // a triad 23-25 -> 31-34 GB/s.
-  flags.push_back("-mprefer-vector-width=256");
-#endif
-  if (fs::path(compiler).filename().string().find("clang") != std::string::npos) {
-    flags.push_back("-mllvm");
-    flags.push_back("-enable-masked-interleaved-mem-accesses");
-  }
+  // The flags `mslport --cflags` prints, and what makes a runner module.
+  EmittedCxx cxx;
+  if (!emitted_cxx(&cxx, error)) return nullptr;
+  const std::string& compiler = cxx.compiler;
+  const std::string& include_dir = cxx.include_dir;
+  std::vector<std::string> flags = cxx.flags;
+  for (const auto& f : runner_module_flags()) flags.push_back(f);
 
   Fnv1a h;
   h.add(compiler);

@@ -119,14 +119,16 @@ class Executor {
 // costs minutes, not hours.
 constexpr double kDefaultCaseTimeoutSeconds = 300;
 
-// Compiles an emitted .cpp into a shared object under build_dir
-// (c++ -std=c++17 -O2 -march=native -fopenmp -shared -fPIC
-// -DMSLPORT_RUNNER_MODULE -I <dir of mslport/kernel_abi.h>) and dlopens it.
+// Compiles an emitted .cpp into a shared object under build_dir (the
+// compiler and flags of runtime/emitted_cxx.h, which `mslport --cxx` and
+// `mslport --cflags` print, plus -shared -fPIC -DMSLPORT_RUNNER_MODULE) and
+// dlopens it.
 // The .so is named <stem>-<hash>.so, the hash covering the source, the headers
 // it includes that resolve beside it or in the include dir, the compiler, the
 // flags and the CPU, so reruns reuse it. On failure returns nullptr and the
 // compiler's message. Environment: MSLPORT_CXX overrides the compiler,
-// MSLPORT_INCLUDE_DIR the include dir (both default to the build's).
+// MSLPORT_INCLUDE_DIR the include dir (by default the installation's, found
+// from the running program: support/install_paths.h).
 // run() forks a child per case (buffers in shared memory) so that a kernel
 // that crashes or runs past the case time limit is an "error" for its case;
 // MSLPORT_RUNNER_INPROCESS=1 runs in-process instead (for debuggers; no

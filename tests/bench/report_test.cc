@@ -50,7 +50,10 @@ TEST(BenchReport, JsonHasExactlyTheDocumentedShape) {
   ASSERT_TRUE(j.is_object());
   std::set<std::string> top;
   for (auto& [k, v] : j.items()) top.insert(k);
-  EXPECT_EQ(top, (std::set<std::string>{"roof_gbps", "results"}));
+  EXPECT_EQ(top, (std::set<std::string>{"roof_gbps", "rounds", "isolation", "bytes_model", "results"}));
+  EXPECT_EQ(j["rounds"], 1);
+  EXPECT_EQ(j["isolation"], "none");
+  EXPECT_EQ(j["bytes_model"], "minimum");
   ASSERT_TRUE(j["roof_gbps"].is_object());
   EXPECT_DOUBLE_EQ(j["roof_gbps"]["openmp/cpu"].get<double>(), 20.0);
   EXPECT_DOUBLE_EQ(j["roof_gbps"]["opencl/pocl"].get<double>(), 10.0);
@@ -59,7 +62,9 @@ TEST(BenchReport, JsonHasExactlyTheDocumentedShape) {
   for (const auto& r : j["results"]) {
     std::set<std::string> keys;
     for (auto& [k, v] : r.items()) keys.insert(k);
-    EXPECT_EQ(keys, (std::set<std::string>{"kernel", "target", "platform", "ms", "gbps", "roof_fraction", "vs_pocl"}));
+    EXPECT_EQ(keys, (std::set<std::string>{"kernel", "case", "target", "platform", "ms", "round_ms", "spread", "gbps",
+                                           "roof_fraction", "vs_pocl", "vs_pocl_rounds"}));
+    EXPECT_TRUE(r["case"].is_null());
     EXPECT_TRUE(r["kernel"].is_string());
     EXPECT_TRUE(r["ms"].is_number());
     EXPECT_TRUE(r["gbps"].is_number());
@@ -98,9 +103,9 @@ TEST(BenchReport, TableAndPlotJsonNameTheRoofMethod) {
   auto j = nlohmann::json::parse(format_plot_json(r));
   EXPECT_DOUBLE_EQ(j["roof_methods"]["opencl/pocl"]["copy"].get<double>(), 10.0);
   EXPECT_FALSE(j["roof_methods"]["openmp/cpu"].contains("copy"));
-  // The documented JSON keeps exactly its two keys.
+  // The documented JSON keeps exactly its five keys.
   auto plain = nlohmann::json::parse(format_bench_json(r));
-  EXPECT_EQ(plain.size(), 2u);
+  EXPECT_EQ(plain.size(), 5u);
 }
 
 TEST(BenchReport, EmptyLaunchTimeIsInTheTableAndPlotJsonOnly) {
@@ -114,7 +119,7 @@ TEST(BenchReport, EmptyLaunchTimeIsInTheTableAndPlotJsonOnly) {
   auto j = nlohmann::json::parse(format_plot_json(r));
   EXPECT_DOUBLE_EQ(j["empty_launch_us"]["opencl/pocl"].get<double>(), 5.5);
   EXPECT_FALSE(j["empty_launch_us"].contains("openmp/cpu"));
-  EXPECT_EQ(nlohmann::json::parse(format_bench_json(r)).size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(format_bench_json(r)).size(), 5u);
 }
 
 TEST(BenchReport, ReadingAloneIsReportedBesideTheRoofNotAsIt) {
@@ -130,7 +135,7 @@ TEST(BenchReport, ReadingAloneIsReportedBesideTheRoofNotAsIt) {
   EXPECT_DOUBLE_EQ(j["read_only_gbps"]["openmp/cpu"].get<double>(), 10.0);
   EXPECT_FALSE(j["read_only_gbps"].contains("opencl/pocl"));
   auto doc = nlohmann::json::parse(format_bench_json(r));
-  EXPECT_EQ(doc.size(), 2u);
+  EXPECT_EQ(doc.size(), 5u);
   EXPECT_DOUBLE_EQ(doc["roof_gbps"]["openmp/cpu"].get<double>(), 20.0);
 }
 
@@ -146,6 +151,41 @@ TEST(BenchReport, RoofKeepsTheBestOfEachMethodAndOverall) {
   EXPECT_DOUBLE_EQ(r.method_gbps.at("triad-nt"), 0.006);
   EXPECT_DOUBLE_EQ(r.method_gbps.at("triad-256"), 0.004);
   EXPECT_DOUBLE_EQ(r.method_gbps.at("triad"), 0.003);
+}
+
+}  // namespace
+}  // namespace mslport::bench
+
+namespace mslport::bench {
+namespace {
+
+TEST(BenchReport, RoundsGiveTheirRangeSpreadAndRatiosPerRound) {
+  BenchReport r;
+  r.rounds = 2;
+  r.isolation = "process";
+  BenchRow omp = row("k1", "openmp", "cpu", 2.0, 20'000'000);
+  omp.round_ms = {1.5, 2.5};
+  BenchRow pocl = row("k1", "opencl", "pocl", 4.0, 20'000'000);
+  pocl.round_ms = {3.0, 6.0};
+  pocl.case_name = "big";
+  omp.case_name = "big";
+  r.rows = {omp, pocl};
+  finish_report(&r);
+  EXPECT_EQ(r.rows[0].vs_pocl_rounds, (std::vector<double>{2.0, 2.4}));
+  EXPECT_DOUBLE_EQ(r.rows[0].spread(), 0.5);
+  std::string t = format_bench_table(r);
+  EXPECT_NE(t.find("median of 2 rounds' medians (each backend in a process of its own"), std::string::npos) << t;
+  EXPECT_NE(t.find("k1 (big)"), std::string::npos) << t;
+  EXPECT_NE(t.find("[1.50, 2.50]"), std::string::npos) << t;
+  EXPECT_NE(t.find("50%"), std::string::npos) << t;
+  EXPECT_NE(t.find("2.00-2.40x"), std::string::npos) << t;
+  auto j = nlohmann::json::parse(format_bench_json(r));
+  EXPECT_EQ(j["rounds"], 2);
+  EXPECT_EQ(j["isolation"], "process");
+  EXPECT_EQ(j["results"][0]["case"], "big");
+  EXPECT_EQ(j["results"][0]["round_ms"].size(), 2u);
+  EXPECT_EQ(j["results"][0]["vs_pocl_rounds"].size(), 2u);
+  EXPECT_TRUE(j["results"][1]["vs_pocl_rounds"].size() == 2u);
 }
 
 }  // namespace

@@ -27,7 +27,11 @@ namespace {
 void translate(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   mslport::DiagEngine diags;
-  auto module = mslport::front::parse_metal_source("fuzz.metal", text, diags);
+  // The sources' parse-only <metal_stdlib>: the fuzzer does not sit in a
+  // bin/ directory beside share/mslport (support/install_paths.h).
+  mslport::front::ParseOptions options;
+  options.shim_dir = MSLPORT_METAL_SHIM_DIR;
+  auto module = mslport::front::parse_metal_source("fuzz.metal", text, diags, options);
   if (!module || !mslport::ir::verify_module(*module, diags)) return;
   mslport::back::openmp::EmitOptions omp;
   omp.tool_version = "fuzz";

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bench/isolated.h"
 #include "runtime/check_emitted.h"
 #include "shared/bench_cli.h"
 #include "support/work_dir.h"
@@ -55,6 +56,9 @@ int run(const CLI::App* bench, const mslport::tool::BenchCliOptions& bench_opt, 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `mslport-run bench` runs each target of each round in a process of its own: this one.
+  if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
+    return mslport::bench::bench_worker_main(argv[2], argv[3]);
   CLI::App app{"mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
                "`mslport-run bench` times them"};
   std::string targets_dir = "targets", target = "all", work_dir;

@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "bench/isolated.h"
 #include "support/atomic_file.h"
+#include "support/install_paths.h"
 #include "support/subprocess.h"
 #include "support/work_dir.h"
 
@@ -21,8 +23,7 @@ int plot(const bench::BenchReport& report, const std::string& tool, const std::s
   const char* py_env = std::getenv("MSLPORT_PYTHON");
   std::string python = py_env && *py_env ? py_env : "/usr/bin/python3";
   const char* script_env = std::getenv("MSLPORT_PLOT_SCRIPT");
-  std::string script =
-      script_env && *script_env ? script_env : std::string(MSLPORT_SOURCE_DIR) + "/scripts/plot_bench.py";
+  std::string script = script_env && *script_env ? script_env : install_paths().plot_script();
   std::string data = png + ".json";
   std::string err;
   if (!write_file_atomic(data, bench::format_plot_json(report), &err)) {
@@ -60,6 +61,19 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
                   "opencl/nvidia-noshfl) or both")
       ->check(CLI::IsMember({"on", "off", "both"}))
       ->capture_default_str();
+  cmd->add_option("--golden", o->golden_dir,
+                  "Time every kernel that has a golden case in DIR, on its largest case (by the bytes of its buffers), "
+                  "instead of the bench cases compiled into the tool")
+      ->type_name("DIR");
+  cmd->add_option("--case", o->case_name, "With --golden: the case of this name instead of the largest")
+      ->type_name("NAME");
+  cmd->add_option("--rounds", o->rounds,
+                  "Rounds per kernel and backend; with several targets each round of each target runs in a process "
+                  "of its own (openmp, opencl, openmp, opencl, ...)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--same-process", o->same_process,
+                "Time every target in this process, taking turns (their worker threads then disturb each other)");
 }
 
 int make_bench_request(const BenchCliOptions& opt, const std::string& tool, bench::BenchRequest* req,
@@ -85,13 +99,35 @@ int make_bench_request(const BenchCliOptions& opt, const std::string& tool, benc
   req->kernels = opt.kernels;
   req->plan.repeats = opt.repeats;
   req->nvidia_shfl = opt.nvidia_shfl;
+  if (!opt.case_name.empty() && opt.golden_dir.empty()) {
+    std::cerr << tool << ": error: --case names a golden case: it needs --golden DIR\n";
+    return 2;
+  }
+  if (opt.rounds < 1) {
+    std::cerr << tool << ": error: --rounds must be positive\n";
+    return 2;
+  }
+  req->golden_dir = opt.golden_dir;
+  req->case_name = opt.case_name;
+  req->rounds = opt.rounds;
   req->progress = [](const std::string& line) { std::cerr << "bench: " << line << "\n"; };
   return 0;
 }
 
 int run_and_report(const BenchCliOptions& opt, const std::string& tool, const bench::BenchRequest& req,
                    bool failed) {
-  bench::BenchReport report = bench::run_bench(req);
+  bench::BenchReport report;
+  if (req.targets.size() > 1 && !opt.same_process) {
+    std::string err;
+    std::string exe = bench::self_executable(&err);
+    if (exe.empty()) {
+      std::cerr << tool << ": error: " << err << " (--same-process times the targets in this process)\n";
+      return 2;
+    }
+    report = bench::run_bench_isolated(req, exe, fs::path(req.build_dir).parent_path().string());
+  } else {
+    report = bench::run_bench(req);
+  }
   if (opt.format == "json") {
     std::cout << bench::format_bench_json(report);
     for (const auto& w : report.warnings) std::cerr << tool << ": warning: " << w << "\n";

@@ -25,10 +25,15 @@ struct BenchCliOptions {
   int repeats = 0;                     // 0 = enough for ~0.3 s per kernel and backend
   std::string work_dir;
   std::string nvidia_shfl = "on";      // on, off, both (bench::BenchRequest::nvidia_shfl)
+  std::string golden_dir;              // --golden: time kernels on their golden cases
+  std::string case_name;               // --case: the golden case of this name (default: the largest)
+  int rounds = 3;                      // --rounds
+  bool same_process = false;           // --same-process: no worker processes
 };
 
 // Adds --kernel, --target, --platform, --format, --plot, --repeats,
-// --work-dir and --nvidia-shfl to `cmd`.
+// --work-dir, --nvidia-shfl, --golden, --case, --rounds and --same-process
+// to `cmd`.
 void add_bench_options(CLI::App* cmd, BenchCliOptions* options);
 
 // Fills everything of `req` but the modules from the options and creates
@@ -37,7 +42,9 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* options);
 int make_bench_request(const BenchCliOptions& options, const std::string& tool, bench::BenchRequest* req,
                        std::filesystem::path* work_dir);
 
-// Runs the request, prints the report (--format) on stdout and problems on
+// Runs the request (with several targets and without --same-process, each
+// target of each round in a worker process of its own: bench/isolated.h),
+// prints the report (--format) on stdout and problems on
 // stderr, writes the plot (--plot FILE.png, its data beside it as
 // FILE.png.json). Returns the exit status: 1 if `earlier_failures` or
 // anything failed, else 0.

@@ -17,7 +17,8 @@ struct Params {
   float M_PI;
 };
 
-// HEADER: static constexpr uint32_t EOF_ = 3u;
+// Program-scope constants are the kernels' own, in the .cpp.
+// TABLE: static constexpr uint32_t EOF_ = 3u;
 constant uint EOF = 3;
 
 // (`errno_` is the field's new name: a name is given once in a module.)

@@ -135,6 +135,24 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
   const Parameters params = parameters(k, p, sanitize);
   const std::string where = comment_text(loc_string(k.loc));
 
+  // The generic entry for C: what goes where in mslport_args.
+  std::ostringstream c;
+  c << "// " << comment_text(r.metal_name) << " (" << where << "); in C++ mslport_kernels::" << k.name << "\n";
+  for (auto& prm : k.params) {
+    if (prm.kind == Param::Kind::Buffer || prm.kind == Param::Kind::ConstantRef ||
+        prm.kind == Param::Kind::ConstantValue)
+      c << "//   args->buffers[" << prm.index << "]  " << prm.name << ": "
+        << (prm.kind == Param::Kind::Buffer ? comment_text(ir::type_name(m, prm.type))
+                                            : "constant " + comment_text(ir::type_name(m, prm.type)) +
+                                                  "& (a pointer to the value)")
+        << "\n";
+    else if (prm.kind == Param::Kind::ThreadgroupMemory)
+      c << "//   args->threadgroup_bytes[" << prm.index << "]  " << prm.name << ": "
+        << comment_text(ir::type_name(m, prm.type)) << " (its size in bytes)\n";
+  }
+  c << "int mslport_entry_" << k.name
+    << "(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);\n\n";
+
   std::ostringstream header, cpp;
   header << "// " << k.name << " (" << where << ")\n";
   header << "void " << k.name << "(" << join(params.typed, ", ") << ");\n\n";
@@ -219,6 +237,7 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
   cpp << "    return 1;\n";
   cpp << "  }\n";
   cpp << "}\n\n";
+  out->c_declaration = c.str();
   out->declaration = header.str();
   out->definitions = cpp.str();
   return ok && p.ok();

@@ -1,7 +1,9 @@
 // Support header for C++/OpenMP code emitted by mslport: Metal's vector,
 // half and bfloat types, Metal's math functions, thread geometry and the
-// SIMD-group collectives over 32-lane groups. Header-only so an emitted
-// .cpp builds with `c++ -std=c++17 -O2 -fopenmp -I$(mslport --include-dir)`.
+// SIMD-group collectives over 32-lane groups. Header-only: an emitted .cpp
+// builds with `$(mslport --cxx) $(mslport --cflags) -c NAME.cpp` (C++17,
+// OpenMP). Hosts include the emitted NAME.h instead, which needs only
+// mslport/host.h.
 #ifndef MSLPORT_OPENMP_RT_H
 #define MSLPORT_OPENMP_RT_H
 
@@ -20,7 +22,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "mslport/kernel_abi.h"
+#include "mslport/host.h"
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -31,51 +33,8 @@ namespace mslport {
 constexpr uint32_t kSimdWidth = 32;         // Apple GPUs: 32 lanes per SIMD group
 constexpr uint32_t kMaxThreads = 1024;      // Metal's max threads per threadgroup
 
-// ------------------------------------------------------------------ bfloat --
-// Stored as the upper 16 bits of an IEEE float; converts with
-// round-to-nearest-even like Metal.
-struct bfloat {
-  uint16_t bits;
-  bfloat() = default;
-  bfloat(float f) {  // NOLINT: implicit like Metal's conversions
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u) {
-      bits = uint16_t((u >> 16) | 0x40u);  // quiet NaN
-    } else {
-      u += 0x7fffu + ((u >> 16) & 1u);
-      bits = uint16_t(u >> 16);
-    }
-  }
-  operator float() const {
-    uint32_t u = uint32_t(bits) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-  }
-};
-static_assert(sizeof(bfloat) == 2, "bfloat must be 2 bytes");
-
-// ------------------------------------------------------------------ half --
-using half = _Float16;
-
-// --------------------------------------------------------------- vectors --
-template <class T, int N> struct vec;
-template <class T> struct alignas(2 * sizeof(T)) vec<T, 2> {
-  T x, y;
-  T& operator[](int i) { return (&x)[i]; }
-  const T& operator[](int i) const { return (&x)[i]; }
-};
-template <class T> struct alignas(4 * sizeof(T)) vec<T, 3> {
-  T x, y, z;
-  T& operator[](int i) { return (&x)[i]; }
-  const T& operator[](int i) const { return (&x)[i]; }
-};
-template <class T> struct alignas(4 * sizeof(T)) vec<T, 4> {
-  T x, y, z, w;
-  T& operator[](int i) { return (&x)[i]; }
-  const T& operator[](int i) const { return (&x)[i]; }
-};
+// bfloat, half and the vector types vec<T, N> are in mslport/host.h: a host
+// sees them in the typed entry points without this header.
 
 template <class T> struct is_vec : std::false_type {};
 template <class T, int N> struct is_vec<vec<T, N>> : std::true_type {};
@@ -546,16 +505,11 @@ inline void stream_fence() {
 #endif
 }
 
-// Rejects geometry Metal would reject, before any thread runs.
+// Rejects geometry Metal would reject, before any thread runs: zero or
+// oversized sizes, a grid_threads left unfilled (mslport/host.h).
 inline void validate_dispatch(const mslport_dispatch& d) {
-  uint64_t t = uint64_t(d.threads_per_tg[0]) * d.threads_per_tg[1] * d.threads_per_tg[2];
-  if (t == 0 || t > kMaxThreads)
-    throw std::runtime_error("threads per threadgroup must be 1.." + std::to_string(kMaxThreads) + ", got " +
-                             std::to_string(t));
-  for (int i = 0; i < 3; ++i) {
-    if (uint64_t(d.grid_threads[i]) > uint64_t(d.threadgroups[i]) * d.threads_per_tg[i])
-      throw std::runtime_error("grid larger than threadgroups x threads per threadgroup");
-  }
+  char err[320];
+  if (mslport_dispatch_validate(&d, err, sizeof err) != 0) throw std::runtime_error(err);
 }
 
 // ------------------------------------------------------------- errors --
