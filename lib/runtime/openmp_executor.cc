@@ -245,14 +245,19 @@ bool wait_for_close(int fd, double timeout_seconds) {
 class OpenMpExecutor : public Executor {
  public:
   OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels,
-                 SanReportFn san_report = nullptr)
-      : handle_(handle), so_path_(std::move(so_path)), kernels_(std::move(kernels)), san_report_(san_report) {}
+                 SanReportFn san_report, std::string device)
+      : handle_(handle),
+        so_path_(std::move(so_path)),
+        kernels_(std::move(kernels)),
+        san_report_(san_report),
+        device_(std::move(device)) {}
   ~OpenMpExecutor() override {
     // Never dlclose: libgomp came in with the module and its worker threads outlive it.
     (void)handle_;
   }
 
   std::string target() const override { return "openmp"; }
+  std::string device() const override { return device_; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
   std::vector<std::string> kernel_names() const override {
     std::vector<std::string> out;
@@ -378,7 +383,7 @@ class OpenMpExecutor : public Executor {
     r.findings = std::move(findings);
     std::vector<const uint8_t*> contents;
     for (const auto& m : mem) contents.push_back(m->data());
-    check_buffers(buffers, contents, &r);
+    check_buffers(buffers, contents, &r, c.capture_dir.empty() ? "" : c.capture_dir + "/" + target());
     return r;
   }
 
@@ -386,35 +391,24 @@ class OpenMpExecutor : public Executor {
   std::string so_path_;
   std::map<std::string, mslport_entry_fn> kernels_;
   SanReportFn san_report_;
+  std::string device_;
 };
 
 }  // namespace
 
-std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
-                                             std::string* error) {
-  std::string dummy;
-  if (!error) error = &dummy;
-  std::error_code ec;
-  if (!fs::is_regular_file(cpp_path, ec)) {
-    *error = "no such file: " + cpp_path;
-    return nullptr;
-  }
-  std::string compiler = env_or("MSLPORT_CXX", MSLPORT_CXX_COMPILER);
-  std::string include_dir = env_or("MSLPORT_INCLUDE_DIR", MSLPORT_INCLUDE_DIR);
-  if (!fs::is_regular_file(fs::path(include_dir) / "mslport" / "kernel_abi.h", ec)) {
-    *error = "mslport/kernel_abi.h not found under '" + include_dir +
-             "' (set MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
-    return nullptr;
-  }
+OpenMpCompileCommand openmp_compile_command() {
+  OpenMpCompileCommand cmd;
+  cmd.compiler = env_or("MSLPORT_CXX", MSLPORT_CXX_COMPILER);
+  cmd.include_dir = env_or("MSLPORT_INCLUDE_DIR", MSLPORT_INCLUDE_DIR);
   // -fno-math-errno: Metal's math never sets errno, and errno keeps sqrt/exp
   // out of vectorised work-item loops. -fassociative-math (with the
   // -fno-signed-zeros -fno-trapping-math it needs): Metal compiles with fast
   // math by default, which lets a per-thread sum (`dot += a[d] * w[d]`) be
   // reassociated and so vectorised; the golden tolerances already allow
   // for it. Not -ffast-math: kernels compare against INFINITY and NaN.
-  std::vector<std::string> flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fassociative-math",
-                                    "-fno-signed-zeros", "-fno-trapping-math", "-fopenmp", "-shared", "-fPIC",
-                                    "-DMSLPORT_RUNNER_MODULE", "-I", include_dir};
+  cmd.flags = {"-std=c++17", "-O2", "-march=native", "-fno-math-errno", "-fassociative-math",
+               "-fno-signed-zeros", "-fno-trapping-math", "-fopenmp", "-shared", "-fPIC",
+               "-DMSLPORT_RUNNER_MODULE", "-I", cmd.include_dir};
   // Clang: let the vectoriser use interleaved (shuffled) loads under a mask.
   // A work-item loop reads `x[8 * col + j]` for j = 0..7 under the kernel's
   // guards; without this LLVM turns each of them into a gather (measured:
@@ -428,13 +422,33 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   // weighted_sum_stacked_f32 1.11x, rms_norm_apply 1.06x, swiglu / silu /
   // bf16 mat-vec / fused_norm_add 0.98-1.01x, moe_combine_residual 0.95x;
   // a triad 23-25 -> 31-34 GB/s.
-  flags.push_back("-mprefer-vector-width=256");
+  cmd.flags.push_back("-mprefer-vector-width=256");
 #endif
-  if (fs::path(compiler).filename().string().find("clang") != std::string::npos) {
-    flags.push_back("-mllvm");
-    flags.push_back("-enable-masked-interleaved-mem-accesses");
+  if (fs::path(cmd.compiler).filename().string().find("clang") != std::string::npos) {
+    cmd.flags.push_back("-mllvm");
+    cmd.flags.push_back("-enable-masked-interleaved-mem-accesses");
   }
+  return cmd;
+}
 
+std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
+                                             std::string* error) {
+  std::string dummy;
+  if (!error) error = &dummy;
+  std::error_code ec;
+  if (!fs::is_regular_file(cpp_path, ec)) {
+    *error = "no such file: " + cpp_path;
+    return nullptr;
+  }
+  const OpenMpCompileCommand cmd = openmp_compile_command();
+  const std::string& compiler = cmd.compiler;
+  const std::string& include_dir = cmd.include_dir;
+  const std::vector<std::string>& flags = cmd.flags;
+  if (!fs::is_regular_file(fs::path(include_dir) / "mslport" / "kernel_abi.h", ec)) {
+    *error = "mslport/kernel_abi.h not found under '" + include_dir +
+             "' (set MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
+    return nullptr;
+  }
   Fnv1a h;
   h.add(compiler);
   for (const auto& f : flags) h.add(f);
@@ -509,7 +523,12 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
     if (table[i].name && table[i].entry) kernels.emplace(table[i].name, table[i].entry);
   }
   auto san_report = reinterpret_cast<SanReportFn>(dlsym(handle, "mslport_san_report"));
-  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report);
+  std::string cpu = cpu_identity();
+  cpu = cpu.substr(0, cpu.find('\n'));
+  if (auto colon = cpu.find(':'); colon != std::string::npos) cpu = cpu.substr(colon + 1);
+  while (!cpu.empty() && cpu.front() == ' ') cpu.erase(0, 1);
+  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report,
+                                          (cpu.empty() ? std::string("this CPU") : cpu) + " (" + compiler + ")");
 }
 
 }  // namespace mslport::runtime
