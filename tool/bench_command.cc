@@ -21,19 +21,19 @@ int run_bench(const BenchOptions& opt) {
   std::string err;
   auto sources = expand_sources(opt.sources, &err);
   if (!err.empty()) {
-    std::cerr << "mslport: error: " << err << "\n";
-    return 2;
+    ToolMessage(Severity::Error) << err;
+    return 1;
   }
   if (sources.empty()) {
-    std::cerr << "mslport: error: no .metal files to benchmark\n";
-    return 2;
+    ToolMessage(Severity::Error) << "no .metal files to benchmark";
+    return 1;
   }
   // This run's emitted files: a private folder of the work root (the
   // compiled-module cache stays in the root), removed at the end.
   RunDir run_dir;
   if (!run_dir.create(work.string(), "run", &err)) {
-    std::cerr << "mslport: error: " << err << "\n";
-    return 2;
+    ToolMessage(Severity::Error) << err;
+    return 1;
   }
   bool failed = false;
   for (size_t i = 0; i < sources.size(); ++i) {
@@ -44,14 +44,14 @@ int run_bench(const BenchOptions& opt) {
     diags.print_all(std::cerr);
     report_skipped(t, opt.translate, /*always=*/false, std::cerr);
     if (!ok) {
-      std::cerr << "mslport: error: " << src << " failed to translate; its kernels are not benchmarked\n";
+      ToolMessage(Severity::Error) << src << " failed to translate; its kernels are not benchmarked";
       failed = true;
       continue;
     }
     runtime::EmittedFiles files;
     if (!write_emitted(t, (fs::path(run_dir.path()) / std::to_string(i) / t.stem).string(), &files, &err)) {
-      std::cerr << "mslport: error: " << err << "\n";
-      return 2;
+      ToolMessage(Severity::Error) << err;
+      return 1;
     }
     req.modules.push_back(files);
   }
