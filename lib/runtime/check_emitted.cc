@@ -294,7 +294,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
   }
   if (!inputs_only.empty() && !req.differential)
     ToolMessage(Severity::Note) << inputs_only.size() << " case" << (inputs_only.size() == 1 ? "" : "s")
-                                << " give inputs only and did not run; `mslport check --differential` runs them";
+                                << (inputs_only.size() == 1 ? " gives" : " give")
+                                << " inputs only and did not run; `mslport check --differential` runs them";
 
   const Clock::time_point run_start = Clock::now();
   auto results = run_cases(golden, req.targets, raw(executors), {});
