@@ -9,6 +9,7 @@ PACKAGES=(
   strace                           # kills regen at each step in tests (fault injection)
   clang-19 libomp-19-dev           # compiles emitted C++/OpenMP (LLVM vectorises work-item loops)
   libfmt-dev libcli11-dev nlohmann-json3-dev
+  libtomlplusplus-dev              # the project file, mslport.toml (header-only)
   googletest libgtest-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo   # OpenCL on the CPU
   python3-numpy                    # golden/gen: float64 reference implementations

@@ -21,23 +21,23 @@ int run_bench(const BenchOptions& opt) {
   std::string err;
   auto sources = expand_sources(opt.sources, &err);
   if (!err.empty()) {
-    std::cerr << "mslport: error: " << err << "\n";
-    return 2;
+    ToolMessage(Severity::Error) << err;
+    return 1;
   }
   if (sources.empty()) {
-    std::cerr << "mslport: error: no .metal files to benchmark\n";
-    return 2;
+    ToolMessage(Severity::Error) << "no .metal files to benchmark";
+    return 1;
   }
   // This run's emitted files: a private folder of the work root (the
   // compiled-module cache stays in the root), removed at the end.
   RunDir run_dir;
   if (!run_dir.create(work.string(), "run", &err)) {
-    std::cerr << "mslport: error: " << err << "\n";
-    return 2;
+    ToolMessage(Severity::Error) << err;
+    return 1;
   }
   bool failed = false;
   for (size_t i = 0; i < sources.size(); ++i)
-    if (!emit_bench_modules(sources[i], i, tg, opt, run_dir.path(), &req, &failed)) return 2;
+    if (!emit_bench_modules(sources[i], i, tg, opt, run_dir.path(), &req, &failed)) return 1;
   return run_and_report(opt.cli, "mslport", req, failed);
 }
 

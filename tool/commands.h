@@ -1,6 +1,7 @@
 // The `mslport` subcommands. Each returns the process exit status.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "runtime/check_emitted.h"
 #include "shared/bench_cli.h"
 #include "support/diagnostics.h"
+#include "support/project_file.h"
 
 namespace mslport::tool {
 
@@ -40,6 +42,11 @@ struct TranslateOptions {
   // Kernels that cannot be translated fail the file (--Werror) instead of
   // being left out with a warning.
   bool werror = false;
+  // The source's text when it is not read from `path` (standard input:
+  // path is then "<stdin>", which diagnostics name).
+  std::optional<std::string> source_text;
+  // The stem of the emitted files' names (default: the source's).
+  std::string stem;
 };
 
 // Front end + both (or one) backends, in memory. Diagnostics go to diags,
@@ -68,7 +75,7 @@ std::vector<std::string> expand_sources(const std::vector<std::string>& paths, s
 struct CheckOptions {
   std::vector<std::string> sources;
   TranslateOptions translate;  // -I, -D, -U, --function-constant, --Werror
-  std::string golden_dir = "golden";
+  std::string golden_dir;      // main.cc fills it: --golden, the project's, or golden
   std::string target = "all";
   std::string platform;
   std::string format = "table";
@@ -76,6 +83,27 @@ struct CheckOptions {
   std::vector<std::string> kernels;
   std::string sanitize;  // --sanitize LIST; empty = off
   double case_timeout = runtime::kDefaultCaseTimeoutSeconds;  // --case-timeout; 0 = no limit
+  bool differential = false;        // --differential
+  bool allow_missing_cases = false;  // --allow-missing-cases
+  bool allow_other_cases = false;    // --allow-other-cases
+};
+
+struct InitOptions {
+  std::vector<std::string> sources, include_dirs, defines;
+  std::string golden_dir = "golden";
+  std::string targets_dir = "targets";
+  std::string output = "mslport.toml";
+  bool force = false;
+};
+
+struct NewCaseOptions {
+  std::string kernel;
+  std::string source;  // --src; empty: the project's sources
+  std::string case_name = "small";
+  std::string output;  // folder, or - for stdout; empty: GOLDEN/KERNEL/CASE
+  bool force = false;
+  bool inputs_only = false;  // outputs declared by dtype and shape, no expected values
+  front::ParseOptions parse;
 };
 
 struct BenchOptions {
@@ -91,8 +119,11 @@ struct BenchOptions {
 bool emit_bench_modules(const std::string& src, size_t index, Target tg, const BenchOptions& opt,
                         const std::string& run_dir, bench::BenchRequest* req, bool* failed);
 
+// `file` "-" reads standard input; `output` "" or "-" is stdout.
+// `bindings` (opencl): where the bindings JSON goes; "" = beside the output
+// (none with stdout).
 int run_translate(const std::string& file, const std::string& target, const std::string& output,
-                  const TranslateOptions& options);
+                  const std::string& bindings, const TranslateOptions& options);
 struct IrOptions {
   std::string file, kernel;
   // The steps of this target's pipeline to print the IR around (`all`:
@@ -113,6 +144,8 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
               bool time_report = false, bool force = false);
 int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir,
              const TranslateOptions& options);
+int run_init(const InitOptions& options);
+int run_new_case(const NewCaseOptions& options, const std::optional<ProjectFile>& project);
 
 // --include-dir, --cxx, --cflags, --python-dir (host_info.cc).
 enum class HostInfo { IncludeDir, Cxx, Cflags, PythonDir };

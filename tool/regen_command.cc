@@ -100,13 +100,13 @@ bool render_targets(const std::vector<std::string>& sources, const TranslateOpti
     std::cerr << diag_text[i];
     auto& [good, t] = results[i];
     if (!good) {
-      std::cerr << "mslport: error: " << src << " failed to translate\n";
+      ToolMessage(Severity::Error) << src << " failed to translate";
       ok = false;
       continue;
     }
     if (stems.count(t.stem)) {
-      std::cerr << "mslport: error: " << src << " and " << stems[t.stem] << " would both write '" << t.stem
-                << ".*' in targets/\n";
+      ToolMessage(Severity::Error) << src << " and " << stems[t.stem] << " would both write '" << t.stem
+                << ".*' in targets/";
       ok = false;
       continue;
     }
@@ -183,13 +183,13 @@ namespace {
 bool prepare_targets_dir(const std::string& targets_dir, const char* command) {
   std::error_code ec;
   if (fs::exists(targets_dir, ec) && !fs::is_directory(targets_dir, ec)) {
-    std::cerr << "mslport " << command << ": error: --targets '" << targets_dir << "' is not a directory\n";
+    ToolMessage(Severity::Error, std::string("mslport ") + command) << "--targets '" << targets_dir << "' is not a directory";
     return false;
   }
   for (const fs::path& dir : {fs::path(targets_dir), fs::path(targets_dir) / "openmp", fs::path(targets_dir) / "opencl"}) {
     fs::create_directories(dir, ec);
     if (ec) {
-      std::cerr << "mslport " << command << ": error: cannot create '" << dir.string() << "': " << ec.message() << "\n";
+      ToolMessage(Severity::Error, std::string("mslport ") + command) << "cannot create '" << dir.string() << "': " << ec.message();
       return false;
     }
   }
@@ -204,7 +204,7 @@ bool recover_targets(const std::string& targets_dir, const char* command) {
   if (!recover_file_transaction(targets_dir,
                                 {(fs::path(targets_dir) / "openmp").string(), (fs::path(targets_dir) / "opencl").string()},
                                 &report, &err)) {
-    std::cerr << "mslport " << command << ": error: " << err << "\n";
+    ToolMessage(Severity::Error, std::string("mslport ") + command) << err;
     return false;
   }
   if (report.completed)
@@ -225,13 +225,13 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   std::string err;
   auto sources = expand_sources(paths, &err);
   if (!err.empty()) {
-    std::cerr << "mslport: error: " << err << "\n";
+    ToolMessage(Severity::Error) << err;
     return 1;
   }
   if (sources.empty()) {
-    std::cerr << "mslport regen: error: no .metal files in";
-    for (auto& p : paths) std::cerr << " " << p;
-    std::cerr << "\n";
+    std::string list;
+    for (auto& p : paths) list += " " + p;
+    ToolMessage(Severity::Error, "mslport regen") << "no .metal files in" << list;
     return 1;
   }
   if (!prepare_targets_dir(targets_dir, "regen") || !recover_targets(targets_dir, "regen")) return 1;
@@ -270,7 +270,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   std::map<std::string, std::string> files;
   std::map<std::string, std::vector<std::string>> by_source;
   if (!render_targets(todo, options, &files, &by_source)) {
-    std::cerr << "mslport: error: nothing written to " << targets_dir << "/ (fix the errors above)\n";
+    ToolMessage(Severity::Error) << "nothing written to " << targets_dir << "/ (fix the errors above)";
     return 1;
   }
   for (auto& [src, rels] : by_source) {
@@ -279,7 +279,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
   }
   for (const auto& rel : kept) {
     if (files.count(rel)) {
-      std::cerr << "mslport: error: two sources would both write '" << rel << "' in " << targets_dir << "/\n";
+      ToolMessage(Severity::Error) << "two sources would both write '" << rel << "' in " << targets_dir << "/";
       return 1;
     }
   }
@@ -305,7 +305,7 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     }
   tx.write(manifest_path(targets_dir), format_manifest(new_manifest));
   if (!tx.commit(&err)) {
-    std::cerr << "mslport: error: " << err << "\n";
+    ToolMessage(Severity::Error) << err;
     return 1;
   }
   for (const auto& rel : stale)
@@ -322,18 +322,18 @@ int run_diff(const std::vector<std::string>& paths, const std::string& targets_d
   std::string err;
   auto sources = expand_sources(paths, &err);
   if (!err.empty()) {
-    std::cerr << "mslport: error: " << err << "\n";
+    ToolMessage(Severity::Error) << err;
     return 1;
   }
   if (sources.empty()) {
-    std::cerr << "mslport diff: error: no .metal files in";
-    for (auto& p : paths) std::cerr << " " << p;
-    std::cerr << "\n";
+    std::string list;
+    for (auto& p : paths) list += " " + p;
+    ToolMessage(Severity::Error, "mslport diff") << "no .metal files in" << list;
     return 1;
   }
   std::error_code ec;
   if (fs::exists(targets_dir, ec) && !fs::is_directory(targets_dir, ec)) {
-    std::cerr << "mslport diff: error: --targets '" << targets_dir << "' is not a directory\n";
+    ToolMessage(Severity::Error, "mslport diff") << "--targets '" << targets_dir << "' is not a directory";
     return 1;
   }
   // A regen that died after its commit point is completed first: the tree

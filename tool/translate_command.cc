@@ -40,12 +40,52 @@ bool same_file(const std::string& a, const std::string& b) {
          sa.st_ino == sb.st_ino;
 }
 
+// Standard input read whole, bounded like any source file the front end
+// reads.
+constexpr size_t kMaxStdinBytes = 64u << 20;
+
+bool read_stdin(std::string* text, std::string* error) {
+  text->clear();
+  char buf[65536];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text->append(buf, static_cast<size_t>(std::cin.gcount()));
+    if (text->size() > kMaxStdinBytes) {
+      *error = "standard input holds more than 64 MiB; that is not a .metal source";
+      return false;
+    }
+  }
+  if (std::cin.bad()) {
+    *error = "cannot read standard input";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-int run_translate(const std::string& file, const std::string& target, const std::string& output,
-                  const TranslateOptions& options) {
+int run_translate(const std::string& file_arg, const std::string& target, const std::string& output,
+                  const std::string& bindings, const TranslateOptions& options_in) {
   Target tg = target == "opencl" ? Target::OpenCL : Target::OpenMP;
   const bool to_stdout = output.empty() || output == "-";
+  TranslateOptions options = options_in;
+  std::string file = file_arg;
+  if (!bindings.empty() && tg != Target::OpenCL) {
+    ToolMessage(Severity::Error) << "--bindings is for --target opencl (the C++ output's header goes beside -o)";
+    return 2;
+  }
+  if (file == "-") {
+    // As clang reads `-`: diagnostics name <stdin>; "quoted" includes
+    // resolve from the current folder.
+    std::string text, err;
+    if (!read_stdin(&text, &err)) {
+      ToolMessage(Severity::Error) << err;
+      return 1;
+    }
+    file = "<stdin>";
+    register_source_text(file, text);
+    options.source_text = std::move(text);
+    options.stem = to_stdout || is_stream_destination(output) ? "stdin" : fs::path(output).stem().string();
+  }
   // The files -o writes: PATH, and its companion (PATH.h, PATH.bindings.json).
   std::vector<std::string> outputs;
   if (!to_stdout) {
@@ -53,21 +93,29 @@ int run_translate(const std::string& file, const std::string& target, const std:
     if (!is_stream_destination(output)) {
       fs::path companion(output);
       companion.replace_extension(tg == Target::OpenMP ? ".h" : ".bindings.json");
+      if (tg == Target::OpenCL && !bindings.empty()) companion = bindings;
       if (companion.string() == output) {
-        std::cerr << "mslport: error: -o '" << output << "': the C++ output and its header would both be '" << output
-                  << "'; name the output X.cpp (its header is then X.h)\n";
-        return 1;
+        if (tg == Target::OpenMP)
+          ToolMessage(Severity::Error) << "-o '" << output << "': the C++ output and its header would both be '"
+                                       << output << "'; name the output X.cpp (its header is then X.h)";
+        else
+          ToolMessage(Severity::Error) << "-o '" << output << "' and --bindings name the same file";
+        return 2;
       }
       outputs.push_back(companion.string());
     }
-    // As clang does: an output never overwrites the input.
+  }
+  // Bindings beside a stream (stdout, a FIFO): only where --bindings says.
+  const bool side_bindings = !bindings.empty() && (to_stdout || is_stream_destination(output));
+  if (side_bindings) outputs.push_back(bindings);
+  // As clang does: an output never overwrites the input.
+  if (!options.source_text)
     for (const auto& o : outputs)
       if (same_file(o, file)) {
-        std::cerr << "mslport: error: -o '" << output << "' would overwrite the input file '" << file << "'"
-                  << (o == output ? "" : " (through '" + o + "')") << "\n";
+        ToolMessage(Severity::Error) << "-o '" << output << "' would overwrite the input file '" << file << "'"
+                                     << (o == output ? "" : " (through '" + o + "')");
         return 1;
       }
-  }
 
   DiagEngine diags;
   Translation t;
@@ -77,14 +125,24 @@ int run_translate(const std::string& file, const std::string& target, const std:
   if (!ok) return 1;
   std::string err;
   if (to_stdout || is_stream_destination(output)) {
-    // One stream: the C++ with its header inline, or the OpenCL C alone.
+    // One stream: the C++ with its header inline, or the OpenCL C alone
+    // (its bindings to --bindings FILE).
     std::string text = tg == Target::OpenMP ? self_contained_cpp(t) : t.cl;
+    if (side_bindings && !write_file_atomic(bindings, t.bindings, &err)) {
+      ToolMessage(Severity::Error) << err;
+      return 1;
+    }
     if (to_stdout) {
       std::cout << text;
+      std::cout.flush();
+      if (!std::cout) {
+        ToolMessage(Severity::Error) << "cannot write standard output";
+        return 1;
+      }
       return 0;
     }
     if (!write_through(output, text, &err)) {
-      std::cerr << "mslport: error: " << err << "\n";
+      ToolMessage(Severity::Error) << err;
       return 1;
     }
     return 0;
@@ -96,13 +154,13 @@ int run_translate(const std::string& file, const std::string& target, const std:
     auto pos = cpp.find(inc);
     if (pos != std::string::npos) cpp.replace(pos, inc.size(), "#include \"" + header.filename().string() + "\"");
     if (!write_files_atomic({{outputs[1], t.header}, {output, cpp}}, &err)) {
-      std::cerr << "mslport: error: " << err << "\n";
+      ToolMessage(Severity::Error) << err;
       return 1;
     }
     return 0;
   }
   if (!write_files_atomic({{output, t.cl}, {outputs[1], t.bindings}}, &err)) {
-    std::cerr << "mslport: error: " << err << "\n";
+    ToolMessage(Severity::Error) << err;
     return 1;
   }
   return 0;
@@ -119,9 +177,11 @@ int run_ir_on_this_stack(const IrOptions& o) {
   if (!o.kernel.empty()) {
     const ir::Kernel* k = m->find_kernel(o.kernel);
     if (!k) {
-      std::cerr << o.file << ": error: no kernel named '" << o.kernel << "' (kernels:";
-      for (auto& x : m->kernels) std::cerr << " " << x.name;
-      std::cerr << ")\n";
+      std::string list;
+      for (auto& x : m->kernels) list += " " + x.name;
+      emit_diagnostic(Diagnostic{Severity::Error, ir::SourceLoc{o.file, 0, 0},
+                                 "no kernel named '" + o.kernel + "' (kernels:" + list + ")"},
+                      std::cerr);
       return 1;
     }
     kernel = int(k - m->kernels.data());
@@ -145,7 +205,7 @@ int run_ir_on_this_stack(const IrOptions& o) {
   bool ok;
   if (o.target == "opencl") {
     if (!o.sanitize.empty()) {
-      std::cerr << "mslport: error: --sanitize is for the openmp target\n";
+      ToolMessage(Severity::Error) << "--sanitize is for the openmp target";
       return 1;
     }
     back::opencl::EmitOptions eo;
@@ -159,7 +219,7 @@ int run_ir_on_this_stack(const IrOptions& o) {
     eo.pipeline = &pipeline;
     std::string error;
     if (!o.sanitize.empty() && !parse_sanitize_list(o.sanitize, &eo.sanitize, &error)) {
-      std::cerr << "mslport: error: " << error << "\n";
+      ToolMessage(Severity::Error) << error;
       return 1;
     }
     back::openmp::EmitResult r;
@@ -172,9 +232,10 @@ int run_ir_on_this_stack(const IrOptions& o) {
   for (const auto* names : {&o.print_before, &o.print_after})
     for (const std::string& n : *names)
       if (n != "all" && std::find(steps.begin(), steps.end(), n) == steps.end()) {
-        std::cerr << "mslport: error: no step '" << n << "' in the " << o.target << " pipeline (steps:";
-        for (const std::string& s : steps) std::cerr << " " << s;
-        std::cerr << ")\n";
+        std::string list;
+        for (const std::string& s : steps) list += " " + s;
+        ToolMessage(Severity::Error) << "no step '" << n << "' in the " << o.target << " pipeline (steps:" << list
+                                     << ")";
         return 1;
       }
   return 0;

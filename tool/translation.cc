@@ -58,9 +58,10 @@ bool emit_isolating_kernels(ir::Module& module, const Emit& emit, DiagEngine& di
 bool translate_on_this_stack(const std::string& path, Target target, const TranslateOptions& options,
                              DiagEngine& diags, Translation* out) {
   out->source = path;
-  out->stem = fs::path(path).stem().string();
+  out->stem = options.stem.empty() ? fs::path(path).stem().string() : options.stem;
   std::vector<SkippedKernel>& skipped = out->skipped;
-  auto module = front::parse_metal_file(path, diags, options.parse, &skipped);
+  auto module = options.source_text ? front::parse_metal_source(path, *options.source_text, diags, options.parse, &skipped)
+                                    : front::parse_metal_file(path, diags, options.parse, &skipped);
   if (module)
     for (auto& k : module->kernels) out->kernel_names.push_back(k.name);
   for (auto& k : skipped) out->kernel_names.push_back(k.name);
@@ -212,12 +213,16 @@ void report_skipped(const Translation& t, const TranslateOptions& options, bool 
         d.severity = options.werror ? Severity::Error : Severity::Warning;
         d.message += " [kernel '" + s.name + "' " + (options.werror ? "not translated" : "skipped") + "]";
       }
-      os << DiagEngine::render(d);
+      emit_diagnostic(d, os);
     }
   }
-  if (always || !t.skipped.empty())
-    os << t.source << ": " << t.kernels << " kernel" << (t.kernels == 1 ? "" : "s") << " translated, "
-       << t.skipped.size() << " skipped\n";
+  if (always || !t.skipped.empty()) {
+    std::string summary = std::to_string(t.kernels) + " kernel" + (t.kernels == 1 ? "" : "s") + " translated, " +
+                          std::to_string(t.skipped.size()) + " skipped";
+    // Text: the summary line as it always was; JSON and SARIF: a note.
+    if (diagnostic_style().format == DiagFormat::Text) os << t.source << ": " << summary << "\n";
+    else emit_diagnostic(Diagnostic{Severity::Note, ir::SourceLoc{t.source, 0, 0}, summary}, os);
+  }
 }
 
 bool translate_file(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,

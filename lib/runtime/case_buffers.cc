@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 #include "runtime/compare.h"
@@ -20,7 +21,16 @@ std::vector<HostBuffer> load_case_buffers(const GoldenCase& c) {
       if (!read_npy(s.data_path, &b.initial, &err)) throw std::runtime_error("buffer '" + s.name + "': " + err);
       b.bytes = b.initial.nbytes();
     }
-    if (s.access != Access::Read) {
+    if (s.access == Access::Write && s.expected_path.empty()) {
+      // A case of inputs only: the output's layout as declared, no values.
+      b.expected.descr = s.dtype;
+      if (!parse_scalar_descr(s.dtype, &b.expected.kind, &b.expected.itemsize, &err))
+        throw std::runtime_error("buffer '" + s.name + "': " + err);
+      b.expected.shape = s.shape;
+      b.bytes = b.expected.count() * b.expected.itemsize;
+    } else if (s.access != Access::Read && s.expected_path.empty()) {
+      // read_write in a case of inputs only: it starts from data.
+    } else if (s.access != Access::Read) {
       if (!read_npy(s.expected_path, &b.expected, &err)) throw std::runtime_error("buffer '" + s.name + "': " + err);
       if (s.access == Access::ReadWrite && b.expected.nbytes() != b.bytes)
         throw std::runtime_error("buffer '" + s.name + "': data has " + std::to_string(b.bytes) +
@@ -47,8 +57,25 @@ const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index)
   return nullptr;
 }
 
+namespace {
+
+// The array a buffer holds after the run, laid out as its expected (or
+// initial, or declared) array.
+NpyArray output_array(const HostBuffer& b, const uint8_t* got) {
+  const NpyArray& layout = b.spec->expected_path.empty() && b.spec->access == Access::ReadWrite ? b.initial : b.expected;
+  NpyArray a;
+  a.descr = layout.descr;
+  a.kind = layout.kind;
+  a.itemsize = layout.itemsize;
+  a.shape = layout.shape;
+  a.data.assign(got, got + b.bytes);
+  return a;
+}
+
+}  // namespace
+
 void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<const uint8_t*>& contents,
-                   CaseResult* r) {
+                   CaseResult* r, const std::string& capture_dir) {
   bool pass = true;
   std::string msg;
   auto add = [&](const std::string& m) {
@@ -60,20 +87,47 @@ void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<con
     const HostBuffer& b = buffers[i];
     const uint8_t* got = contents[i];
     std::string label = "buffer(" + std::to_string(b.spec->index) + ") '" + b.spec->name + "'";
+    BufferFailure f;
+    f.index = b.spec->index;
+    f.buffer = b.spec->name;
     size_t bad = 0;
     for (size_t k = 0; k < kGuardBytes; ++k) bad += got[b.bytes + k] != kGuardByte;
     if (bad) {
       pass = false;
       add(label + ": the kernel wrote past the end of the buffer (" + std::to_string(bad) + " of the " +
           std::to_string(kGuardBytes) + " bytes after it changed)");
+      BufferFailure g = f;
+      g.kind = "out_of_bounds";
+      g.count = bad;
+      g.elements = kGuardBytes;
+      g.compare = "bytes";
+      r->failures.push_back(std::move(g));
     }
     if (b.spec->access == Access::Read) {
       if (b.bytes && std::memcmp(got, b.initial.data.data(), b.bytes) != 0) {
         pass = false;
         add(label + ": the kernel modified a buffer the case declares read-only");
+        BufferFailure g = f;
+        g.kind = "read_only_modified";
+        g.compare = "bytes";
+        size_t changed = 0;
+        for (size_t k = 0; k < b.bytes; ++k) changed += got[k] != b.initial.data[k];
+        g.count = changed;
+        g.elements = b.bytes;
+        r->failures.push_back(std::move(g));
       }
       continue;
     }
+    if (!capture_dir.empty()) {
+      std::string err;
+      std::error_code ec;
+      std::filesystem::create_directories(capture_dir, ec);
+      if (!write_npy(capture_dir + "/" + std::to_string(b.spec->index) + ".npy", output_array(b, got), &err))
+        throw std::runtime_error("cannot keep the output of " + label + ": " + err);
+    }
+    // A case of inputs only: nothing to compare here (check --differential
+    // compares the targets' captured outputs).
+    if (b.spec->expected_path.empty()) continue;
     ++outputs;
     CompareResult cr =
         compare_output(b.expected, got, b.bytes, b.spec->atol, b.spec->rtol, b.spec->compare_as, b.spec->name);
@@ -82,11 +136,28 @@ void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<con
     if (!cr.pass) {
       pass = false;
       add(cr.message);
+      r->failures.push_back(buffer_failure(*b.spec, cr));
     }
   }
-  if (outputs == 0 && pass) add("note: the case has no output buffer to compare");
+  if (outputs == 0 && pass && capture_dir.empty()) add("note: the case has no output buffer to compare");
   r->status = pass ? "pass" : "fail";
   r->message = msg;
+}
+
+BufferFailure buffer_failure(const BufferSpec& spec, const CompareResult& cr) {
+  BufferFailure f;
+  f.index = spec.index;
+  f.buffer = spec.name;
+  f.kind = cr.compare.empty() ? "size" : "mismatch";
+  f.count = cr.mismatches;
+  f.elements = cr.count;
+  f.compare = cr.compare;
+  f.atol = spec.atol;
+  f.rtol = spec.rtol;
+  f.first_index = cr.first_index;
+  f.first_got = cr.first_got;
+  f.first_expected = cr.first_expected;
+  return f;
 }
 
 CaseResult make_result(const GoldenCase& c, const std::string& target) {

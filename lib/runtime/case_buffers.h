@@ -33,9 +33,15 @@ std::vector<HostBuffer> load_case_buffers(const GoldenCase& c);
 void fill_buffer(const HostBuffer& b, uint8_t* dst);
 
 // Checks the buffers after a launch (`contents[i]` is buffers[i]'s memory,
-// bytes + kGuardBytes long) and sets status pass/fail, errors and message.
+// bytes + kGuardBytes long) and sets status pass/fail, errors, message and
+// the structured failures. With `capture_dir` (GoldenCase::capture_dir),
+// also writes every output there as INDEX.npy (throws when it cannot).
 void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<const uint8_t*>& contents,
-                   CaseResult* result);
+                   CaseResult* result, const std::string& capture_dir = "");
+
+// A failed comparison of one output as a report's structured failure.
+struct CompareResult;
+BufferFailure buffer_failure(const BufferSpec& spec, const CompareResult& compared);
 
 const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index);
 

@@ -26,7 +26,7 @@ struct CheckRequest {
   std::vector<std::string> targets;  // "openmp", "opencl"
   std::string golden_dir = "golden";
   std::string platform;
-  std::string format = "table";      // or "json"
+  std::string format = "table";      // "json" or "junit"
   std::string build_dir;             // where modules are compiled
   std::vector<std::string> kernels;  // empty = all
   // Modules are sanitized (--sanitize): print their findings as diagnostics
@@ -34,6 +34,29 @@ struct CheckRequest {
   bool sanitize = false;
   // --case-timeout: a case running longer is stopped and is an error.
   double case_timeout_s = kDefaultCaseTimeoutSeconds;
+
+  // The kernels of the sources, each with the file that defines it
+  // (`mslport check`: every kernel the front end found, translated or
+  // not). Empty: the kernels of the modules. Only their cases run and are
+  // reported.
+  std::map<std::string, std::string> source_kernels;
+  // A source failed before its kernels were known: cases of unknown
+  // kernels may be its, and are skipped without an error of their own.
+  bool sources_incomplete = false;
+  // A kernel without a case is a warning (else an error); cases of kernels
+  // that are not in the sources are skipped with a note (else an error).
+  bool allow_missing_cases = false;
+  bool allow_other_cases = false;
+  // --differential: the cases that give inputs only run on both targets,
+  // their outputs compared with each other, and on `sanitized_modules` (the
+  // sources' C++ with the sanitizer's checks) for findings; outputs are
+  // kept under `work_dir` meanwhile.
+  bool differential = false;
+  std::vector<EmittedFiles> sanitized_modules;
+  std::string work_dir;
+  // For the report: the tool's version, the translation's time.
+  std::string version;
+  double translate_seconds = -1;
 };
 
 // The files `mslport regen` wrote under `targets_dir` (openmp/STEM.cpp,
@@ -45,9 +68,11 @@ std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, s
 
 // Prints the report to stdout, problems to stderr; returns the exit status
 // (0 = every covered case passed and nothing failed to build or load).
-// Checking nothing is a failure: no golden case at all, or none whose
-// kernel is in the modules. So is a kernel that two modules of one target
-// define (which of them would run is an accident of order).
+// Failures besides failed cases: checking nothing (no golden case at all,
+// or none of the sources' kernels); a kernel of the sources without a case
+// and a case of a kernel not in the sources (unless allowed); a kernel
+// that two modules of one target define (which of them would run is an
+// accident of order).
 int check_emitted(const CheckRequest& request, bool earlier_failures);
 
 }  // namespace mslport::runtime

@@ -12,7 +12,7 @@ namespace mslport::runtime {
 
 namespace {
 
-constexpr size_t kMaxReported = 5;
+constexpr size_t kMaxReported = kMaxReportedMismatches;
 constexpr double kRelFloor = 1e-30;
 
 template <typename T>
@@ -22,14 +22,18 @@ T load(const uint8_t* p) {
   return v;
 }
 
-std::string index_string(size_t flat, const std::vector<size_t>& shape) {
-  if (shape.size() <= 1) return "[" + std::to_string(flat) + "]";
+std::vector<size_t> unflatten(size_t flat, const std::vector<size_t>& shape) {
+  if (shape.size() <= 1) return {flat};
   std::vector<size_t> idx(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     size_t dim = shape[d] == 0 ? 1 : shape[d];
     idx[d] = flat % dim;
     flat /= dim;
   }
+  return idx;
+}
+
+std::string index_string(const std::vector<size_t>& idx) {
   std::string s = "[";
   for (size_t d = 0; d < idx.size(); ++d) {
     if (d) s += ", ";
@@ -60,13 +64,30 @@ enum class Mode { Float, Signed, Unsigned, Bytes };
 struct Reporter {
   std::string name;
   const std::vector<size_t>* shape;
+  CompareResult* result;
   std::string detail;
   size_t reported = 0;
-  void add(size_t i, const std::string& got, const std::string& exp) {
+  // `got` and `exp` as the message shows them; `got_value` and `exp_value`
+  // as the structured fields keep them (a number, "nan", "inf", 0x...).
+  void add(size_t i, const std::string& got, const std::string& exp, const std::string& got_value,
+           const std::string& exp_value) {
     if (reported++ >= kMaxReported) return;
-    detail += "\n    " + name + index_string(i, *shape) + ": got " + got + ", expected " + exp;
+    std::vector<size_t> idx = unflatten(i, *shape);
+    detail += "\n    " + name + index_string(idx) + ": got " + got + ", expected " + exp;
+    result->first_index.push_back(std::move(idx));
+    result->first_got.push_back(got_value);
+    result->first_expected.push_back(exp_value);
   }
+  void add(size_t i, const std::string& got, const std::string& exp) { add(i, got, exp, got, exp); }
 };
+
+std::string value_text(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
 
 void update_err(CompareResult* r, double abs_err, double exp) {
   double rel = abs_err / std::max(std::fabs(exp), kRelFloor);
@@ -121,7 +142,7 @@ CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size
   size_t isz = expected.itemsize;
   size_t n = expected.count();
   r.count = n;
-  Reporter rep{name, &expected.shape, "", 0};
+  Reporter rep{name, &expected.shape, &r, "", 0};
 
   Mode mode;
   char kind = expected.kind;
@@ -186,7 +207,9 @@ CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size
           ok = d <= atol + rtol * std::fabs(ev);
           update_err(&r, d, ev);
         }
-        if (!ok) rep.add(i, fmt_double(gv) + " (" + hex_bytes(g, isz) + ")", fmt_double(ev) + " (" + hex_bytes(e, isz) + ")");
+        if (!ok)
+          rep.add(i, fmt_double(gv) + " (" + hex_bytes(g, isz) + ")", fmt_double(ev) + " (" + hex_bytes(e, isz) + ")",
+                  value_text(gv), value_text(ev));
         break;
       }
       case Mode::Signed: {
@@ -202,7 +225,9 @@ CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size
         ok = gv == ev;
         double d = std::fabs(static_cast<double>(gv) - static_cast<double>(ev));
         update_err(&r, d, static_cast<double>(ev));
-        if (!ok) rep.add(i, std::to_string(gv) + " (" + hex_bytes(g, isz) + ")", std::to_string(ev) + " (" + hex_bytes(e, isz) + ")");
+        if (!ok)
+          rep.add(i, std::to_string(gv) + " (" + hex_bytes(g, isz) + ")",
+                  std::to_string(ev) + " (" + hex_bytes(e, isz) + ")", std::to_string(gv), std::to_string(ev));
         break;
       }
       case Mode::Bytes: {
@@ -216,6 +241,7 @@ CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size
     }
     if (!ok) ++r.mismatches;
   }
+  r.compare = mode == Mode::Float ? "tolerance" : mode == Mode::Bytes ? "bytes" : "exact";
   if (r.mismatches) {
     r.pass = false;
     std::string tol;

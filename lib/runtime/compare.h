@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "runtime/npy.h"
 
@@ -29,7 +30,16 @@ struct CompareResult {
   double max_abs_err = 0;
   double max_rel_err = 0;
   std::string message;     // empty on pass; otherwise the first mismatches
+  // The same, structured: how elements were compared ("tolerance", "exact",
+  // "bytes"; empty when the sizes differ) and the first mismatches (index in
+  // the expected array's shape, got, expected).
+  std::string compare;
+  std::vector<std::vector<size_t>> first_index;
+  std::vector<std::string> first_got, first_expected;
 };
+
+// Mismatches listed per output, in the message and the structured fields.
+constexpr size_t kMaxReportedMismatches = 5;
 
 // Checks that compare_as is one of the values above.
 bool valid_compare_as(const std::string& compare_as);

@@ -72,6 +72,17 @@ class CaseParser {
       }
     }
     if (root.contains("function_constants")) c.function_constants = parse_function_constants(root["function_constants"]);
+    // Every output gives its expected values, or none does (a case of
+    // inputs only, which `check --differential` runs).
+    int with = -1, without = -1;
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+      if (c.buffers[i].access == Access::Read) continue;
+      (c.buffers[i].expected_path.empty() ? without : with) = static_cast<int>(i);
+    }
+    if (with >= 0 && without >= 0)
+      fail("buffers[" + std::to_string(without) + "].expected",
+           "missing; a case gives the expected values of every output (buffers[" + std::to_string(with) +
+               "] has them) or of none (a case of inputs only, for check --differential)");
     return c;
   }
 
@@ -129,7 +140,13 @@ class CaseParser {
     if (!it->is_string()) fail(path, "expected a string, got " + type_name(*it));
     return it->get<std::string>();
   }
+  // A "TODO: ..." string is a placeholder `mslport new-case` wrote.
+  void no_placeholder(const json& v, const std::string& path) {
+    if (v.is_string() && v.get<std::string>().rfind("TODO", 0) == 0)
+      fail(path, "still the placeholder \"" + v.get<std::string>() + "\" of `mslport new-case`: fill it in");
+  }
   uint64_t as_uint(const json& v, const std::string& path, uint64_t max) {
+    no_placeholder(v, path);
     if (!(v.is_number_integer() || v.is_number_unsigned())) fail(path, "expected an integer, got " + type_name(v));
     if (v.is_number_integer() && v.get<int64_t>() < 0) fail(path, "must not be negative");
     uint64_t u = v.get<uint64_t>();
@@ -142,6 +159,7 @@ class CaseParser {
   double opt_nonneg(const json& obj, const char* key, const std::string& path) {
     auto it = obj.find(key);
     if (it == obj.end()) return 0;
+    no_placeholder(*it, path);
     if (!it->is_number()) fail(path, "expected a number, got " + type_name(*it));
     double d = it->get<double>();
     if (!(d >= 0)) fail(path, "must be a non-negative number");
@@ -225,10 +243,50 @@ class CaseParser {
     } else if (b.contains("data")) {
       fail(path + ".data", "a write-only buffer has no initial data (use access \"read_write\")");
     }
-    if (needs_expected) {
+    // An output without "expected" belongs to a case that gives inputs
+    // only (checked for the whole case in parse()); a write-only one then
+    // says what it holds with "dtype" and "shape".
+    const bool given_expected = b.contains("expected");
+    if (needs_expected && given_expected) {
       s.expected_path = resolve(req_string(b, "expected", path + ".expected"));
-    } else if (b.contains("expected")) {
+    } else if (!needs_expected && given_expected) {
       fail(path + ".expected", "a read-only buffer is not compared (use access \"read_write\")");
+    }
+    // "dtype" and "shape": required of a write-only output without
+    // "expected"; elsewhere optional, and then they must say what the .npy
+    // files hold (a float64 array where the kernel reads float is an error
+    // here, not a wrong result later).
+    const bool declare_only = s.access == Access::Write && !given_expected;
+    if (declare_only && !b.contains("dtype") && !b.contains("shape"))
+      fail(path + ".expected", "missing (or, in a case that gives inputs only, give \"dtype\" and \"shape\" instead)");
+    char dtype_kind = 0;
+    size_t dtype_size = 0;
+    if (declare_only || b.contains("dtype")) {
+      s.dtype = req_string(b, "dtype", path + ".dtype");
+      no_placeholder(b["dtype"], path + ".dtype");
+      std::string why;
+      if (s.dtype.rfind("[", 0) == 0) {
+        if (declare_only) fail(path + ".dtype", "a declared output has a scalar dtype (\"<f4\", \"<u4\", ...)");
+        dtype_kind = 'V';
+      } else if (!parse_scalar_descr(s.dtype, &dtype_kind, &dtype_size, &why)) {
+        fail(path + ".dtype", why);
+      }
+    }
+    bool has_shape = false;
+    if (declare_only || b.contains("shape")) {
+      has_shape = true;
+      const json& shape = req(b, "shape", path + ".shape");
+      no_placeholder(shape, path + ".shape");
+      if (!shape.is_array() || shape.size() > 32)
+        fail(path + ".shape", "expected an array of at most 32 non-negative integers");
+      uint64_t bytes = std::max<uint64_t>(dtype_size, 1);
+      for (size_t i = 0; i < shape.size(); ++i) {
+        uint64_t dim = as_uint(shape[i], path + ".shape[" + std::to_string(i) + "]", kMaxDeclaredOutputBytes);
+        if (dim != 0 && bytes > kMaxDeclaredOutputBytes / dim)
+          fail(path + ".shape", "the output would exceed " + std::to_string(kMaxDeclaredOutputBytes) + " bytes");
+        bytes *= dim;
+        s.shape.push_back(static_cast<size_t>(dim));
+      }
     }
     s.atol = opt_nonneg(b, "atol", path + ".atol");
     s.rtol = opt_nonneg(b, "rtol", path + ".rtol");
@@ -239,12 +297,27 @@ class CaseParser {
 
     NpyHeader data_h, exp_h;
     if (needs_data) data_h = check_npy(s.data_path, path + ".data");
-    if (needs_expected) {
+    if (!s.expected_path.empty()) {
       exp_h = check_npy(s.expected_path, path + ".expected");
       if ((s.compare_as == "bfloat16" || s.compare_as == "float16") && exp_h.itemsize != 2)
         fail(path + ".compare_as", "\"" + s.compare_as + "\" needs a 2-byte dtype, expected array is " + exp_h.descr);
     }
-    if (needs_data && needs_expected) {
+    // What the .npy files hold must be what dtype and shape say.
+    for (const auto* h : {&data_h, &exp_h}) {
+      if (h->kind == 0) continue;
+      const std::string field = path + (h == &data_h ? ".data" : ".expected");
+      if (!s.dtype.empty() && (h->kind != dtype_kind || (dtype_kind != 'V' && h->itemsize != dtype_size)))
+        fail(field, "the array's dtype is " + h->descr + ", but \"dtype\" says " + s.dtype);
+      if (has_shape && h->shape != s.shape) {
+        auto text = [](const std::vector<size_t>& v) {
+          std::string t = "[";
+          for (size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+          return t + "]";
+        };
+        fail(field, "the array's shape is " + text(h->shape) + ", but \"shape\" says " + text(s.shape));
+      }
+    }
+    if (needs_data && !s.expected_path.empty()) {
       size_t db = data_h.count() * data_h.itemsize, eb = exp_h.count() * exp_h.itemsize;
       if (db != eb)
         fail(path + ".expected", "read_write buffer: data has " + std::to_string(db) + " bytes but expected has " +

@@ -2,6 +2,7 @@
 // format is in docs/golden-format.md. The types live in runtime/runner.h.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "runtime/runner.h"
@@ -10,6 +11,8 @@ namespace mslport::runtime {
 
 // A case.json is a page of JSON; one larger than this is not a case.
 constexpr size_t kMaxCaseJsonBytes = 1 << 20;
+// The largest output a case of inputs only may declare by dtype and shape.
+constexpr uint64_t kMaxDeclaredOutputBytes = uint64_t{1} << 32;
 
 // Loads one case.json. On a malformed case returns false and fills *error
 // with the file at fault (the case.json, or the .npy a field names) and a

@@ -27,6 +27,7 @@ namespace {
 class Writer {
  public:
   void u32(uint32_t v) { raw(&v, sizeof v); }
+  void u64(uint64_t v) { raw(&v, sizeof v); }
   void f64(double v) { raw(&v, sizeof v); }
   void str(const std::string& s) {
     u32(static_cast<uint32_t>(s.size()));
@@ -44,6 +45,11 @@ class Reader {
   explicit Reader(const std::string& b) : b_(b) {}
   uint32_t u32() {
     uint32_t v;
+    raw(&v, sizeof v);
+    return v;
+  }
+  uint64_t u64() {
+    uint64_t v;
     raw(&v, sizeof v);
     return v;
   }
@@ -92,12 +98,16 @@ void put_case(Writer& w, const GoldenCase& c) {
     w.f64(b.rtol);
     w.str(b.tolerance_note);
     w.str(b.compare_as);
+    w.str(b.dtype);
+    w.u32(static_cast<uint32_t>(b.shape.size()));
+    for (size_t d : b.shape) w.u64(d);
   }
   w.u32(static_cast<uint32_t>(c.threadgroup_memory.size()));
   for (const ThreadgroupMemorySpec& t : c.threadgroup_memory) {
     w.u32(static_cast<uint32_t>(t.index));
     w.u32(t.bytes);
   }
+  w.str(c.capture_dir);
 }
 
 GoldenCase get_case(Reader& r) {
@@ -123,6 +133,8 @@ GoldenCase get_case(Reader& r) {
     b.rtol = r.f64();
     b.tolerance_note = r.str();
     b.compare_as = r.str();
+    b.dtype = r.str();
+    for (uint32_t k = r.u32(), j = 0; j < k; ++j) b.shape.push_back(static_cast<size_t>(r.u64()));
     c.buffers.push_back(std::move(b));
   }
   for (uint32_t n = r.u32(), i = 0; i < n; ++i) {
@@ -131,6 +143,7 @@ GoldenCase get_case(Reader& r) {
     t.bytes = r.u32();
     c.threadgroup_memory.push_back(t);
   }
+  c.capture_dir = r.str();
   return c;
 }
 
@@ -139,6 +152,23 @@ void put_result(Writer& w, const CaseResult& r) {
   w.f64(r.max_abs_err);
   w.f64(r.max_rel_err);
   w.str(r.message);
+  w.f64(r.seconds);
+  w.u32(static_cast<uint32_t>(r.failures.size()));
+  for (const BufferFailure& f : r.failures) {
+    w.u32(static_cast<uint32_t>(f.index));
+    for (const std::string* x : {&f.buffer, &f.kind, &f.compare}) w.str(*x);
+    w.u64(f.count);
+    w.u64(f.elements);
+    w.f64(f.atol);
+    w.f64(f.rtol);
+    w.u32(static_cast<uint32_t>(f.first_index.size()));
+    for (size_t i = 0; i < f.first_index.size(); ++i) {
+      w.u32(static_cast<uint32_t>(f.first_index[i].size()));
+      for (size_t d : f.first_index[i]) w.u64(d);
+      w.str(i < f.first_got.size() ? f.first_got[i] : "");
+      w.str(i < f.first_expected.size() ? f.first_expected[i] : "");
+    }
+  }
   w.u32(static_cast<uint32_t>(r.findings.size()));
   for (const Finding& f : r.findings) {
     for (const std::string* s : {&f.kind, &f.file, &f.message, &f.note_file, &f.note, &f.kernel, &f.case_name})
@@ -153,6 +183,24 @@ CaseResult get_result(Reader& r, const GoldenCase& c, const std::string& target)
   out.max_abs_err = r.f64();
   out.max_rel_err = r.f64();
   out.message = r.str();
+  out.seconds = r.f64();
+  for (uint32_t n = r.u32(), i = 0; i < n; ++i) {
+    BufferFailure f;
+    f.index = static_cast<int>(r.u32());
+    for (std::string* x : {&f.buffer, &f.kind, &f.compare}) *x = r.str();
+    f.count = static_cast<size_t>(r.u64());
+    f.elements = static_cast<size_t>(r.u64());
+    f.atol = r.f64();
+    f.rtol = r.f64();
+    for (uint32_t m = r.u32(), j = 0; j < m; ++j) {
+      std::vector<size_t> idx;
+      for (uint32_t k = r.u32(), d = 0; d < k; ++d) idx.push_back(static_cast<size_t>(r.u64()));
+      f.first_index.push_back(std::move(idx));
+      f.first_got.push_back(r.str());
+      f.first_expected.push_back(r.str());
+    }
+    out.failures.push_back(std::move(f));
+  }
   for (uint32_t n = r.u32(), i = 0; i < n; ++i) {
     Finding f;
     for (std::string* s : {&f.kind, &f.file, &f.message, &f.note_file, &f.note, &f.kernel, &f.case_name}) *s = r.str();
@@ -257,6 +305,7 @@ std::string death_text(int wstatus) {
   hello.u32(ex != nullptr);
   if (ex) {
     hello.str(ex->target());
+    hello.str(ex->device());
     std::vector<std::string> names = ex->kernel_names();
     hello.u32(static_cast<uint32_t>(names.size()));
     for (const auto& n : names) hello.str(n);
@@ -370,10 +419,12 @@ class IsolatedExecutor : public Executor {
         return false;
       }
       std::string target = in.str();
+      std::string device = in.str();
       std::set<std::string> names;
       for (uint32_t n = in.u32(), i = 0; i < n; ++i) names.insert(in.str());
       if (target_.empty()) {
         target_ = target;
+        device_ = device;
         kernels_ = names;
       }
     } catch (const std::exception& e) {
@@ -385,6 +436,7 @@ class IsolatedExecutor : public Executor {
   }
 
   std::string target() const override { return target_; }
+  std::string device() const override { return device_; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
   std::vector<std::string> kernel_names() const override { return {kernels_.begin(), kernels_.end()}; }
 
@@ -455,7 +507,7 @@ class IsolatedExecutor : public Executor {
   ExecutorFactory make_;
   pid_t pid_ = -1;
   int fd_ = -1;
-  std::string target_;
+  std::string target_, device_;
   std::set<std::string> kernels_;
 };
 

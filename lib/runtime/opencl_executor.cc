@@ -162,6 +162,7 @@ class OpenClExecutor : public Executor {
   }
 
   std::string target() const override { return "opencl"; }
+  std::string device() const override { return where_; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
   std::vector<std::string> kernel_names() const override {
     std::vector<std::string> out;
@@ -301,7 +302,7 @@ class OpenClExecutor : public Executor {
     CaseResult r = make_result(c, target());
     std::vector<const uint8_t*> contents;
     for (const auto& h : host) contents.push_back(h.data());
-    check_buffers(buffers, contents, &r);
+    check_buffers(buffers, contents, &r, c.capture_dir.empty() ? "" : c.capture_dir + "/" + target());
     return r;
   }
 

@@ -234,14 +234,19 @@ bool wait_for_close(int fd, double timeout_seconds) {
 class OpenMpExecutor : public Executor {
  public:
   OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels,
-                 SanReportFn san_report = nullptr)
-      : handle_(handle), so_path_(std::move(so_path)), kernels_(std::move(kernels)), san_report_(san_report) {}
+                 SanReportFn san_report, std::string device)
+      : handle_(handle),
+        so_path_(std::move(so_path)),
+        kernels_(std::move(kernels)),
+        san_report_(san_report),
+        device_(std::move(device)) {}
   ~OpenMpExecutor() override {
     // Never dlclose: libgomp came in with the module and its worker threads outlive it.
     (void)handle_;
   }
 
   std::string target() const override { return "openmp"; }
+  std::string device() const override { return device_; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
   std::vector<std::string> kernel_names() const override {
     std::vector<std::string> out;
@@ -367,7 +372,7 @@ class OpenMpExecutor : public Executor {
     r.findings = std::move(findings);
     std::vector<const uint8_t*> contents;
     for (const auto& m : mem) contents.push_back(m->data());
-    check_buffers(buffers, contents, &r);
+    check_buffers(buffers, contents, &r, c.capture_dir.empty() ? "" : c.capture_dir + "/" + target());
     return r;
   }
 
@@ -375,9 +380,24 @@ class OpenMpExecutor : public Executor {
   std::string so_path_;
   std::map<std::string, mslport_entry_fn> kernels_;
   SanReportFn san_report_;
+  std::string device_;
 };
 
 }  // namespace
+
+// The compile command for the report (check --format json): the flags
+// `mslport --cflags` prints and what makes a runner module (emitted_cxx.h).
+OpenMpCompileCommand openmp_compile_command() {
+  OpenMpCompileCommand cmd;
+  EmittedCxx cxx;
+  std::string error;
+  emitted_cxx(&cxx, &error);  // without the headers the report still names the compiler
+  cmd.compiler = cxx.compiler;
+  cmd.include_dir = cxx.include_dir;
+  cmd.flags = cxx.flags;
+  for (const auto& f : runner_module_flags()) cmd.flags.push_back(f);
+  return cmd;
+}
 
 std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
                                              std::string* error) {
@@ -395,7 +415,6 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   const std::string& include_dir = cxx.include_dir;
   std::vector<std::string> flags = cxx.flags;
   for (const auto& f : runner_module_flags()) flags.push_back(f);
-
   Fnv1a h;
   h.add(compiler);
   for (const auto& f : flags) h.add(f);
@@ -470,7 +489,12 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
     if (table[i].name && table[i].entry) kernels.emplace(table[i].name, table[i].entry);
   }
   auto san_report = reinterpret_cast<SanReportFn>(dlsym(handle, "mslport_san_report"));
-  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report);
+  std::string cpu = cpu_identity();
+  cpu = cpu.substr(0, cpu.find('\n'));
+  if (auto colon = cpu.find(':'); colon != std::string::npos) cpu = cpu.substr(colon + 1);
+  while (!cpu.empty() && cpu.front() == ' ') cpu.erase(0, 1);
+  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report,
+                                          (cpu.empty() ? std::string("this CPU") : cpu) + " (" + compiler + ")");
 }
 
 }  // namespace mslport::runtime

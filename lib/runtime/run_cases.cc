@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <map>
 
@@ -58,6 +59,7 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
       continue;
     }
     CaseResult r;
+    const auto start = std::chrono::steady_clock::now();
     try {
       r = task.ex->run(c);
     } catch (const std::exception& e) {
@@ -69,6 +71,7 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
     r.kernel = c.kernel;
     r.case_name = c.name;
     r.target = task.target;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     results[i] = std::move(r);
   }
   return results;

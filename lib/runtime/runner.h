@@ -32,6 +32,10 @@ struct BufferSpec {
   // "float16" (see runtime/compare.h). bf16 outputs stored as <u2 compare
   // exactly unless a case sets "bfloat16".
   std::string compare_as;
+  // A write-only output of a case that gives inputs only (no "expected"):
+  // its dtype ("<f4"-style) and shape, which size it.
+  std::string dtype;
+  std::vector<size_t> shape;
 };
 
 struct ThreadgroupMemorySpec {
@@ -51,6 +55,21 @@ struct GoldenCase {
   // in case.json), name (or index) -> value as a C++ literal. The case runs
   // on a module translated with exactly these (Executor::function_constants).
   std::map<std::string, std::string> function_constants;
+  // Not from case.json: where an executor writes the outputs after the run
+  // (BUFFER_INDEX.npy each), for `check --differential`; empty = nowhere.
+  std::string capture_dir;
+
+  // A case that gives inputs only: no output has expected values
+  // (`check --differential` compares the targets with each other on it).
+  bool inputs_only() const {
+    bool outputs = false;
+    for (const auto& b : buffers) {
+      if (b.access == Access::Read) continue;
+      outputs = true;
+      if (!b.expected_path.empty()) return false;
+    }
+    return outputs;
+  }
 };
 
 struct LoadError {
@@ -76,14 +95,38 @@ struct Finding {
   int cases = 0;                  // how many cases reported it (filled by check)
 };
 
+// Why one buffer failed a case, for machines (the JSON and JUnit reports);
+// CaseResult::message says the same in words.
+struct BufferFailure {
+  int index = -1;       // the Metal buffer index
+  std::string buffer;   // its name
+  // "mismatch": elements out of tolerance; "size": the output's size is not
+  // the expected one; "out_of_bounds": bytes after the buffer changed;
+  // "read_only_modified": a read buffer changed.
+  std::string kind;
+  size_t count = 0;     // elements (or guard bytes) that differ
+  size_t elements = 0;  // elements compared (guard bytes checked)
+  // "tolerance" (atol + rtol * |expected|), "exact" or "bytes".
+  std::string compare;
+  double atol = 0, rtol = 0;
+  // The first mismatches (at most kMaxReportedMismatches): each element's
+  // index in the array's shape, and the values as text (numbers, "nan",
+  // "inf", or 0x... bytes).
+  std::vector<std::vector<size_t>> first_index;
+  std::vector<std::string> first_got, first_expected;
+};
+
 struct CaseResult {
   std::string kernel;
   std::string case_name;
-  std::string target;   // "openmp" | "opencl"
+  std::string target;   // "openmp" | "opencl" (or a differential run's pair)
   std::string status;   // "pass" | "fail" | "error" | "not_covered"
+  // Over the compared outputs; meaningful for "pass" and "fail" only.
   double max_abs_err = 0;
   double max_rel_err = 0;
   std::string message;  // why it failed / errored
+  std::vector<BufferFailure> failures;  // structured: why it failed
+  double seconds = -1;  // wall time of the run (launch and compare); < 0 = not run
   std::vector<Finding> findings;  // sanitized modules only
 };
 
@@ -95,6 +138,9 @@ class Executor {
   virtual bool has_kernel(const std::string& name) const = 0;
   // Every kernel it has (for messages; empty when an executor cannot list them).
   virtual std::vector<std::string> kernel_names() const { return {}; }
+  // What runs the kernels, for reports: the OpenCL platform and device, the
+  // C++ compiler and CPU.
+  virtual std::string device() const { return ""; }
   // Poisons write-only outputs, runs, compares every output.
   virtual CaseResult run(const GoldenCase& c) = 0;
   // A case that runs longer than this is stopped and reported as an error
@@ -140,6 +186,16 @@ constexpr double kDefaultCaseTimeoutSeconds = 300;
 std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
                                              std::string* error);
 
+// How load_openmp_module compiles: the compiler (MSLPORT_CXX or the one
+// chosen at build time), the include directory (MSLPORT_INCLUDE_DIR or the
+// build's) and every flag, the include directory's -I among them.
+struct OpenMpCompileCommand {
+  std::string compiler;
+  std::string include_dir;
+  std::vector<std::string> flags;
+};
+OpenMpCompileCommand openmp_compile_command();
+
 // Builds an emitted .cl on the first OpenCL platform whose name contains
 // platform_filter (case-insensitive; empty = first platform with a device),
 // on that platform's first device. A build failure returns nullptr with the
@@ -176,13 +232,46 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases,
 // of every result that did not pass, then (only when either is nonzero) a line
 // "N errors, N not covered", and last the line "N passed, N failed".
 std::string format_table(const std::vector<CaseResult>& results);
-// {"results":[{"kernel","case","target","status","max_abs_err","max_rel_err",
-//               "message" (only when non-empty)}],
-//  "summary":{"passed","failed","errors","not_covered"}}
-// Non-finite errors (a NaN where a number was expected) are written as null.
-// With `findings` (sanitizing), also "findings":[{"kind","file","line","col",
-// "message","kernel","case","cases", "note":{"file","line","col","message"}}].
-std::string format_json(const std::vector<CaseResult>& results, const std::vector<Finding>* findings = nullptr);
+// What a report says besides the results: what ran them, and how long.
+struct ReportContext {
+  std::string tool = "mslport";
+  std::string version;
+  std::string golden_dir;
+  // The C++ compiler and its flags (empty when the C++/OpenMP target did
+  // not run), and each OpenCL device, as "target" -> description.
+  std::string compiler;
+  std::vector<std::string> compiler_flags;
+  std::vector<std::pair<std::string, std::string>> devices;
+  // The sources' kernels (name, source file), and how many cases each has.
+  std::vector<std::pair<std::string, std::string>> kernels;
+  std::map<std::string, size_t> case_counts;
+  // Wall times in seconds; < 0 when a phase did not run.
+  double translate_seconds = -1, build_seconds = -1, run_seconds = -1, total_seconds = -1;
+  bool sanitized = false;  // findings were looked for
+};
+
+// {"tool":{"name","version"},"golden","compiler":{"command","flags"}|null,
+//  "devices":[{"target","device"}],"kernels":[{"name","source","cases"}],
+//  "results":[{"kernel","case","target","status","max_abs_err","max_rel_err",
+//              "time_s","message" (only when non-empty),"failures":[{"buffer",
+//              "index","kind","count","elements","compare","atol","rtol",
+//              "first":{"index":[[..]],"got":[..],"expected":[..]}}]}],
+//  "summary":{"passed","failed","errors","not_covered","findings"},
+//  "timings_s":{"translate","build","run","total"},"findings":[...]}
+// A number that is absent is null: the errors of a result that did not
+// compare (error, not_covered) and non-finite ones, a time not measured,
+// tolerances of an exact comparison. Mismatching values are numbers where
+// they are finite numbers, else strings ("nan", "inf", "0x..." bytes).
+// Findings: [{"kind","file","line","col","message","kernel","case","cases",
+// "note":{"file","line","col","message"}}] (empty unless sanitizing).
+std::string format_json(const std::vector<CaseResult>& results, const std::vector<Finding>* findings = nullptr,
+                        const ReportContext* context = nullptr);
+// JUnit XML, as CI systems read it: a <testsuite> per target, a <testcase>
+// per kernel and case (classname = kernel), with <failure> (fail), <error>
+// (error) or <skipped> (not_covered), and the sanitizer's findings as
+// failures of a testcase of their own.
+std::string format_junit(const std::vector<CaseResult>& results, const std::vector<Finding>* findings,
+                         const ReportContext& context);
 // `file:line:col: warning: message [kernel / case]` and its note, one finding.
 std::string format_finding(const Finding& f);
 

@@ -148,11 +148,23 @@ class Case:
                              "atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
 
     def read_write(self, index, name, data, expected, atol=0.0, rtol=0.0, note=""):
-        assert np.asarray(data).dtype == np.asarray(expected).dtype
-        assert np.asarray(data).nbytes == np.asarray(expected).nbytes
-        self.buffers.append({"index": int(index), "name": name, "access": "read_write",
-                             "data": self._file(name + ".npy", data),
-                             "expected": self._file(name + ".expected.npy", expected),
+        """expected=None: a case that gives inputs only (see output())."""
+        b = {"index": int(index), "name": name, "access": "read_write", "data": self._file(name + ".npy", data)}
+        if expected is not None:
+            assert np.asarray(data).dtype == np.asarray(expected).dtype
+            assert np.asarray(data).nbytes == np.asarray(expected).nbytes
+            b["expected"] = self._file(name + ".expected.npy", expected)
+        b.update({"atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
+        self.buffers.append(b)
+
+    def output(self, index, name, dtype, shape, atol=0.0, rtol=0.0, note=""):
+        """An output of a case that gives inputs only: its NumPy dtype and
+        shape, no expected values. `mslport check --differential` runs such
+        a case on both targets and compares their outputs with each other
+        within atol + rtol*|value|. A case gives the expected values of
+        every output or of none."""
+        self.buffers.append({"index": int(index), "name": name, "access": "write",
+                             "dtype": np.dtype(dtype).str, "shape": [int(v) for v in shape],
                              "atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
 
     def save(self):
@@ -168,8 +180,13 @@ class Case:
             doc["threadgroup_memory"] = self.tgmem
         if self.constants:
             doc["function_constants"] = dict(sorted(self.constants.items()))
-        with open(os.path.join(d, "case.json"), "w") as f:
+        # Written whole or not at all: a case.json cut short is not a case.
+        tmp = os.path.join(d, ".case.json.tmp")
+        with open(tmp, "w") as f:
             f.write(dumps(doc))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(d, "case.json"))
         total = sum(a.nbytes for a in self.files.values())
         assert total < 2_200_000, "%s/%s is %d bytes" % (self.kernel, self.case, total)
         return d

@@ -36,3 +36,7 @@ clang = lit_config.params.get("clang")
 if clang and os.path.exists(clang):
     config.substitutions.append(("%clang-cl", clang + " -x cl -cl-std=CL1.2 -Xclang -finclude-default-header"))
     config.available_features.add("clang-cl")
+# The tests run below this repository, whose own mslport.toml would
+# otherwise apply to them; a test about project files names one (--project)
+# or clears this (env -u MSLPORT_NO_PROJECT).
+config.environment["MSLPORT_NO_PROJECT"] = "1"

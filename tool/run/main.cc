@@ -29,7 +29,7 @@ int run(const CLI::App* bench, const mslport::tool::BenchCliOptions& bench_opt, 
     breq.modules = mslport::runtime::find_emitted_targets(bench_targets, &err);
     if (breq.modules.empty()) {
       std::cerr << "mslport-run: error: " << err << "\n";
-      return 2;
+      return 1;
     }
     return mslport::tool::run_and_report(bench_opt, "mslport-run", breq, false);
   }
@@ -42,13 +42,13 @@ int run(const CLI::App* bench, const mslport::tool::BenchCliOptions& bench_opt, 
   std::string root;
   if (!mslport::prepare_work_root(work_dir, &root, &err)) {
     std::cerr << "mslport-run: error: " << err << "\n";
-    return 2;
+    return 1;
   }
   req.build_dir = (fs::path(root) / "build").string();
   req.modules = mslport::runtime::find_emitted_targets(targets_dir, &err);
   if (req.modules.empty()) {
     std::cerr << "mslport-run: error: " << err << "\n";
-    return 2;
+    return 1;
   }
   return mslport::runtime::check_emitted(req, false);
 }
@@ -70,7 +70,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--platform", req.platform, "OpenCL platform name substring (default: first platform)");
   app.add_option("--kernel", req.kernels, "Only these kernels");
-  app.add_option("--format", req.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  app.add_option("--format", req.format, "table, json or junit")
+      ->check(CLI::IsMember({"table", "json", "junit"}))
+      ->capture_default_str();
+  app.add_flag("--allow-missing-cases", req.allow_missing_cases,
+               "A kernel of the targets without a golden case is a warning, not a failure");
+  app.add_flag("--allow-other-cases", req.allow_other_cases,
+               "Golden cases of kernels that are not in the targets are skipped, not a failure");
   app.add_option("--work-dir", work_dir, "Where emitted code is built and cached (default: $TMPDIR/mslport-UID)");
   app.add_option("--case-timeout", req.case_timeout_s,
                  "Seconds a golden case may run before it is stopped and reported as timed out (0 = no limit)")
@@ -84,13 +90,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mslport::tool::add_bench_options(bench, &bench_opt);
   app.require_subcommand(0, 1);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors exit 2, whatever CLI11's own code (105, 106, 109, ...).
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  req.version = MSLPORT_VERSION;
 
   // A file-system error nobody foresaw is a message, never an abort.
   try {
     return run(bench, bench_opt, bench_targets, req, targets_dir, target, work_dir);
   } catch (const std::exception& e) {
     std::cerr << "mslport-run: error: " << e.what() << "\n";
-    return 2;
+    return 1;
   }
 }

@@ -91,7 +91,7 @@ int make_bench_request(const BenchCliOptions& opt, const std::string& tool, benc
   std::string root, err;
   if (!prepare_work_root(opt.work_dir, &root, &err)) {
     std::cerr << tool << ": error: " << err << "\n";
-    return 2;
+    return 1;
   }
   *work = root;
   req->build_dir = (*work / "build").string();
