@@ -26,9 +26,24 @@ void add_front_end_options(CLI::App* cmd, mslport::front::ParseOptions* p) {
   cmd->add_option("-I,--include-path", p->include_dirs,
                   "Search DIR for included files (after the including file's directory for \"quoted\" includes)")
       ->type_name("DIR");
-  cmd->add_option("-D,--define", p->defines, "Define a macro: NAME or NAME=VALUE")->type_name("MACRO");
-  cmd->add_option("-U,--undefine", p->undefines, "Undefine a macro (Metal's predefined ones included)")
-      ->type_name("NAME");
+  // In command-line order across both options, as clang applies them: each
+  // occurrence is recorded as it is parsed.
+  cmd->add_option_function<std::vector<std::string>>(
+         "-D,--define",
+         [p](const std::vector<std::string>& v) {
+           for (auto& d : v) p->macros.push_back(mslport::front::define_macro(d));
+         },
+         "Define a macro: NAME or NAME=VALUE (with -U, applied in the order given)")
+      ->type_name("MACRO")
+      ->trigger_on_parse();
+  cmd->add_option_function<std::vector<std::string>>(
+         "-U,--undefine",
+         [p](const std::vector<std::string>& v) {
+           for (auto& u : v) p->macros.push_back(mslport::front::undefine_macro(u));
+         },
+         "Undefine a macro, Metal's predefined ones included (with -D, applied in the order given)")
+      ->type_name("NAME")
+      ->trigger_on_parse();
   cmd->add_option_function<std::vector<std::string>>(
          "--function-constant",
          [p](const std::vector<std::string>& v) {

@@ -76,12 +76,14 @@ void apply_project(const ProjectFile& project, TranslateOptions* options) {
   for (const auto& d : project.include_dirs) dirs.push_back(shown_path(d));
   dirs.insert(dirs.end(), p.include_dirs.begin(), p.include_dirs.end());
   p.include_dirs = std::move(dirs);
-  std::vector<std::string> defines = project.defines;
-  defines.insert(defines.end(), p.defines.begin(), p.defines.end());
-  p.defines = std::move(defines);
-  std::vector<std::string> undefines = project.undefines;
-  undefines.insert(undefines.end(), p.undefines.begin(), p.undefines.end());
-  p.undefines = std::move(undefines);
+  // The project's macros come first, so the command line's win: its
+  // undefines, then its defines (undefining a predefined macro to define
+  // it again is what both lists together can mean).
+  std::vector<front::MacroOption> macros;
+  for (const auto& u : project.undefines) macros.push_back(front::undefine_macro(u));
+  for (const auto& d : project.defines) macros.push_back(front::define_macro(d));
+  macros.insert(macros.end(), p.macros.begin(), p.macros.end());
+  p.macros = std::move(macros);
   for (const auto& [name, value] : project.function_constants) p.function_constants.emplace(name, value);
   options->werror = options->werror || project.werror;
 }

@@ -169,8 +169,7 @@ void print_time_report(double wall, double cpu, size_t translated) {
 std::string translation_flags(const TranslateOptions& o) {
   std::string s = o.line_directives ? "+line" : "";
   for (auto& d : o.parse.include_dirs) s += " -I" + d;
-  for (auto& d : o.parse.defines) s += " -D" + d;
-  for (auto& u : o.parse.undefines) s += " -U" + u;
+  for (auto& m : o.parse.macros) s += " " + m.arg();
   for (auto& [k, v] : o.parse.function_constants) s += " -F" + k + "=" + v;
   for (auto& k : o.kernels) s += " -k" + k;
   return s + (o.werror ? " -Werror" : "");

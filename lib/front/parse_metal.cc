@@ -436,8 +436,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   std::string prelude = (std::filesystem::path(shim) / "metal_stdlib").string();
   args.push_back("-include");
   args.push_back(prelude);
-  for (auto& d : options.defines) args.push_back("-D" + d);
-  for (auto& u : options.undefines) args.push_back("-U" + u);
+  for (auto& m : options.macros) args.push_back(m.arg());
   for (auto& a : options.extra_args) args.push_back(a);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());

@@ -13,14 +13,24 @@
 
 namespace mslport::front {
 
+struct MacroOption {
+  enum class Kind { Define, Undefine } kind = Kind::Define;
+  std::string text;  // NAME or NAME=VALUE; NAME for Undefine
+  // As clang spells it: -DNAME=VALUE or -UNAME.
+  std::string arg() const { return (kind == Kind::Define ? "-D" : "-U") + text; }
+  bool operator==(const MacroOption& o) const { return kind == o.kind && text == o.text; }
+};
+inline MacroOption define_macro(std::string text) { return {MacroOption::Kind::Define, std::move(text)}; }
+inline MacroOption undefine_macro(std::string name) { return {MacroOption::Kind::Undefine, std::move(name)}; }
+
 struct ParseOptions {
   // -I directories, searched after the including file's directory for
   // "quoted" includes and first for <angled> ones (as clang does).
   std::vector<std::string> include_dirs;
-  // -D NAME or NAME=VALUE, and -U NAME, applied in order after Metal's
-  // predefined macros (kPredefinedMacros).
-  std::vector<std::string> defines;
-  std::vector<std::string> undefines;
+  // -D NAME or NAME=VALUE, and -U NAME, in the order given, applied after
+  // Metal's predefined macros (kPredefinedMacros): as clang does, a later
+  // one wins (`-U __METAL_VERSION__ -D __METAL_VERSION__=310` redefines it).
+  std::vector<MacroOption> macros;
   // Function constant values by name or index (`--function-constant`).
   std::map<std::string, std::string> function_constants;
   // Extra clang arguments.

@@ -49,7 +49,7 @@ TEST(Pipeline, EveryStepOfBothTargetsLeavesValidIR) {
   // metal_src/'s feature kernels need its include directory and one define.
   front::ParseOptions parse;
   parse.include_dirs = {mslport::testing::source_path("metal_src/include")};
-  parse.defines = {"MSLPORT_FEATURE_BIAS=0.25f"};
+  parse.macros = {front::define_macro("MSLPORT_FEATURE_BIAS=0.25f")};
   for (const std::string& f : files) {
     DiagEngine diags;
     auto m = front::parse_metal_file(f, diags, parse);
