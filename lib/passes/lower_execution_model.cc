@@ -89,7 +89,7 @@ bool lower_synchronisation(Pipeline& p, Module& m, Kernel& k) {
   // Before predicate_sync, which splits `if (alive)` blocks at the barriers
   // this inserts.
   if (!p.run("lockstep_barriers", k, [&] { return insert_lockstep_barriers(k), true; })) return false;
-  if (!p.run("predicate_sync", k, [&] { return predicate_sync(k, alive, diags); })) return false;
+  if (!p.run("predicate_sync", k, [&] { return predicate_sync(m, k, alive, diags); })) return false;
   return p.run("verify_sync_placement", k,
                [&] { return verify_kernel(m, k, diags) && verify_sync_placement(k, diags); });
 }
