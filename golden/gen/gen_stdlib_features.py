@@ -1,0 +1,129 @@
+"""Golden cases for the feature kernels of Metal's standard library and of
+the constructs real kernel libraries use around it (metal_src/features/):
+SIMD-group functions in divergent code and loops that threads leave at
+different times, per-thread arrays initialised in divergent code, struct
+buffers, atomics, integer bit functions, prefix sums, quad-groups, half
+arithmetic and simdgroup_matrix.
+
+References are plain NumPy loops in float64 (or exact integers) written from
+each kernel's documented math (the comment at the top of its .metal file),
+never from the translator's output. Where the inputs are small dyadic numbers
+every float32 operation of a kernel is exact whatever the order, and the
+tolerance is 0; other tolerances are justified where the case is written."""
+import numpy as np
+
+from common import Case, f32, u32, rng_for, reset_kernel_dir
+
+EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
+
+KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop_exit"]
+
+
+def eighths(rng, shape, lo=-80, hi=81):
+    return f32(rng.integers(lo, hi, size=shape) / 8.0)
+
+
+def simd_groups(n_threads):
+    """Global thread ids of each 32-lane SIMD group of a 1-D dispatch whose
+    threadgroups are multiples of 32 threads."""
+    return [np.arange(g, min(g + 32, n_threads)) for g in range(0, n_threads, 32)]
+
+
+def divergent_array_init(case, desc, rows, cols):
+    k = "feat_divergent_array_init"
+    rng = rng_for(k, case)
+    nr = 2
+    words = cols // 8
+    nib = rng.integers(0, 16, size=(rows, cols))
+    w = np.zeros((rows, words), dtype=np.uint64)
+    for j in range(8):
+        w |= nib[:, j::8].astype(np.uint64) << np.uint64(4 * j)
+    scale = f32(rng.integers(1, 17, size=(rows, cols // 32)) / 8.0)
+    x = eighths(rng, cols, -32, 33)
+    s = np.repeat(scale.astype(np.float64), 32, axis=1)
+    out = (s * nib * x.astype(np.float64)[None, :]).sum(axis=1)
+    n_tg = -(-rows // (2 * nr))
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "w", u32(w))
+    c.read(1, "scale", scale)
+    c.read(2, "x", x)
+    # Products nibble * scale * x have <= 15 significant bits in units of
+    # 2^-6 and every partial sum stays below 2^15: exact in float32.
+    c.write(3, "out", f32(out), 0, 0, EXACT)
+    c.read(4, "rows", u32([rows]))
+    c.read(5, "cols", u32([cols]))
+    c.save()
+
+
+def simd_conditional(case, desc, n_tg):
+    k = "feat_simd_conditional"
+    rng = rng_for(k, case)
+    n = n_tg * 64
+    x = f32(rng.integers(-6, 7, size=n) / 2.0)
+    x[:32] = np.abs(x[:32]) + 3.0      # a group where every lane is above 2
+    x[32:64] = -np.abs(x[32:64]) - 2.0  # one where every lane is below -1
+    v = x.astype(np.float64)
+    out = np.zeros((n, 3))
+    for ids in simd_groups(n):
+        g = v[ids]
+        pos = g > 0
+        out[ids, 0] = np.where(pos, g[pos].sum(), -1.0)
+        above1 = g > 1
+        out[ids, 1] = np.where(above1, float(np.any(g[above1] > 2)), 0.0)
+        neg = g < 0
+        out[ids, 2] = np.where(~neg, 1.0, float(np.all(g[neg] < -1)))
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out.ravel()), 0, 0, EXACT + " (halves; flags are 0 or 1)")
+    c.save()
+
+
+def simd_loop_exit(case, desc, n_tg, k_lanes, stop):
+    k = "feat_simd_loop_exit"
+    rng = rng_for(k, case)
+    n = n_tg * 64
+    x = f32(rng.integers(-64, 65, size=n) / 8.0)
+    x[:32] = f32(rng.integers(-8, 9, size=32) / 16.0)   # a group needing no halving
+    y = f32(rng.integers(-12, 25, size=(n, 8)) / 4.0)
+    cnt = rng.integers(0, 9, size=n).astype(np.uint32)
+    cnt[64:96] = 8                                        # a group where every lane runs 8 times
+    out = np.zeros((n, 3))
+    for ids in simd_groups(n):
+        g = x[ids].astype(np.float64)
+        h = 0
+        while np.any(g / 2.0 ** h > 1.0):
+            h += 1
+        out[ids, 0] = g / 2.0 ** h + 16.0 * h
+        acc = np.zeros(len(ids))
+        running = np.ones(len(ids), dtype=bool)
+        for i in range(8):
+            running &= i < cnt[ids]
+            t = y[ids, i].astype(np.float64)
+            running &= ~(t < -2.0)
+            part = running & (t >= 0.0)
+            acc[part] += t[part].sum()
+        out[ids, 1] = acc
+        lanes = ids % 32
+        out[ids, 2] = np.where(lanes < k_lanes, k_lanes * min(stop, 4), 0.0)
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.read(1, "y", y)
+    c.read(2, "n", u32(cnt))
+    c.write(3, "out", f32(out.ravel()), 0, 0, EXACT + " (quarters and powers of two)")
+    c.read(4, "k", u32([k_lanes]))
+    c.read(5, "stop", u32([stop]))
+    c.save()
+
+
+def generate():
+    for k in KERNELS:
+        reset_kernel_dir(k)
+    divergent_array_init("small", "37 rows of 256 columns: 10 threadgroups of 64, the last SIMD groups "
+                         "partly or wholly past the rows", 37, 256)
+    divergent_array_init("wide", "8 rows of 1024 columns: lanes take 4 words each", 8, 1024)
+    simd_conditional("small", "4 threadgroups of 64: a group all above 2, one all below -1, the rest mixed", 4)
+    simd_loop_exit("small", "3 threadgroups of 64, 20 lanes take the branch, break after 3", 3, 20, 3)
+    simd_loop_exit("no_break", "2 threadgroups of 64, 7 lanes take the branch, no break (stop 9)", 2, 7, 9)
