@@ -22,6 +22,23 @@ namespace {
 
 bool is_expr_cursor(CXCursor c) { return clang_isExpression(clang_getCursorKind(c)) != 0; }
 
+// The shim's structs whose constructors and conversions are Metal code the
+// front end inlines (matrices, packed vectors).
+bool is_shim_value_type(CXCursor record) {
+  std::string name = spelling(record);
+  return name == "matrix" || name == "packed_vec";
+}
+
+}  // namespace
+
+bool FunctionBuilder::is_packed_vector(const ir::Type& t) const {
+  if (!t.is_struct()) return false;
+  const ir::StructDef& s = ctx_.module.structs[t.struct_index];
+  return ctx_.packed_vectors.count(t.struct_index) && s.fields.size() == 1 && s.fields[0].type.is_array();
+}
+
+namespace {
+
 std::vector<CXCursor> expr_children(CXCursor c) {
   std::vector<CXCursor> out;
   for (CXCursor ch : children(c))
@@ -363,6 +380,11 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       e->index = it->second;
       if (k_ && it->second < (int)k_->params.size() && k_->params[it->second].kind == ir::Param::Kind::Builtin)
         e->type = k_->params[it->second].type;
+      if (reference_params_.count(it->second)) {
+        e->type = k_->params[it->second].type;
+        ir::Type object = *e->type.elem;
+        return ir::make_unary(ir::UnaryOp::Deref, object, std::move(e), ctx_.loc(c));
+      }
       if (auto q = quad_params_.find(it->second); q != quad_params_.end()) {
         ir::Type pt = e->type;
         e = ir::make_binary(q->second, pt, std::move(e), ir::make_int(pt, 4, ctx_.loc(c)), ctx_.loc(c));
@@ -546,7 +568,8 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
 ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   CXCursor fn = clang_getCursorReferenced(c);
   CXCursorKind fk = clang_getCursorKind(fn);
-  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor) {
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor &&
+      fk != CXCursor_ConversionFunction) {
     // A call through a function template parameter (`deq(x)` with
     // `template <void (&deq)(...)>`): in an instance the callee expression
     // names the function given as the argument.
@@ -579,10 +602,14 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     // A copy (or move) of a struct value is its argument.
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
       return expr(arg_cursors[0]);
-    if (!ctx_.in_shim(fn) || spelling(clang_getCursorSemanticParent(fn)) == "matrix") return constructor_call(c, fn);
+    if (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))) return constructor_call(c, fn);
     ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
     return nullptr;
   }
+  // A conversion operator (`operator float3()` of a packed vector, or of
+  // a struct of the user's) is a member function like any other.
+  if (fk == CXCursor_ConversionFunction && (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))))
+    return method_call(c, fn);
   if (fk == CXCursor_CXXMethod && !ctx_.in_shim(fn) &&
       !(spelling(fn) == "operator=" && (clang_CXXMethod_isDefaulted(fn) || !clang_isCursorDefinition(
                                             clang_getCursorDefinition(fn)))))
@@ -596,7 +623,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   }
   std::string owner_name = spelling(clang_getCursorSemanticParent(fn));
   if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "operator[]" &&
-      (owner_name == "array" || owner_name == "matrix") && nargs == 2) {
+      (owner_name == "array" || owner_name == "matrix" || owner_name == "packed_vec") && nargs == 2) {
     // metal::array<T, N> and matrix<T, C, R>: a[i] is an element of the
     // array they hold (a matrix's column).
     auto object = expr(arg_cursors[0]);
@@ -865,6 +892,20 @@ ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, con
   for (CXCursor x : elems) {
     auto a = expr(x);
     if (!a) return nullptr;
+    // `float3(p)` of a packed_float3: its elements (the shim's variadic
+    // constructor takes the packed struct as it is).
+    if (is_packed_vector(a->type) && ir::analysis::is_repeatable(*a)) {
+      const ir::StructField& f = ctx_.module.structs[a->type.struct_index].fields[0];
+      for (int i = 0; i < f.type.count; ++i) {
+        auto elems_of = make(ir::Expr::Kind::Member, f.type, a->loc);
+        elems_of->index = 0;
+        elems_of->args.push_back(a->clone());
+        pieces.push_back(ir::make_index(std::move(elems_of), ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), i, a->loc),
+                                        *f.type.elem));
+      }
+      lanes += f.type.count;
+      continue;
+    }
     if (!a->type.is_scalar() && !a->type.is_vector()) {
       ctx_.error(x, "vector constructor argument of type '" + ir::type_name(ctx_.module, a->type) + "'");
       return nullptr;

@@ -279,6 +279,13 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
 
   ir::Function f;
   std::string targs = template_args_text(def);
+  // `operator float __attribute__((ext_vector_type(3)))` reads as
+  // `operator float3`; the shim's packed_vec<float, 3> as packed_float3.
+  if (clang_getCursorKind(def) == CXCursor_ConversionFunction) {
+    if (auto t = convert_type(ctx, clang_getCursorResultType(def), nullptr)) name = "operator " + ir::type_name(ctx.module, *t);
+  } else if (clang_getCursorKind(def) == CXCursor_Constructor && ctx.in_shim(def)) {
+    if (auto owner = owner_struct(ctx, def)) name = ctx.module.structs[owner->struct_index].name;
+  }
   f.display_name = name + targs;
   f.def.name = unique_function_name(ctx.module, mangled_name(name, targs));
   f.def.loc = ctx.loc(def);
@@ -295,7 +302,7 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   f.return_type = *rt;
   CXCursorKind kind = clang_getCursorKind(def);
   bool is_ctor = kind == CXCursor_Constructor;
-  bool is_method = kind == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+  bool is_method = (kind == CXCursor_CXXMethod || kind == CXCursor_ConversionFunction) && !clang_CXXMethod_isStatic(def);
   std::optional<ir::Type> owner;
   if (is_ctor || is_method) {
     owner = owner_struct(ctx, def);

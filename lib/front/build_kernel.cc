@@ -176,7 +176,12 @@ bool FunctionBuilder::build_params(CXCursor fn) {
           p.type = *t;
           p.index = buffer_idx.value_or(-1);
         } else if (space == ir::AddressSpace::Device) {
-          fail(p.loc, "device reference parameter '" + p.name + "' is not supported yet");
+          // `device T& x [[buffer(n)]]`: a buffer holding one T; its uses
+          // read and write `*x`.
+          p.kind = ir::Param::Kind::Buffer;
+          p.type = ir::Type::pointer_to(*t, space, clang_isConstQualifiedType(pointee) != 0);
+          p.index = buffer_idx.value_or(-1);
+          reference_params_.insert((int)k_->params.size());
         } else {
           fail(p.loc, "reference parameter '" + p.name + "' must be in the constant address space");
         }

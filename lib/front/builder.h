@@ -10,6 +10,7 @@
 #include <clang-c/Index.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ class FunctionBuilder {
   ir::ExprPtr designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids);
   ir::ExprPtr unexposed(CXCursor c);
   ir::ExprPtr vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems);
+  // The shim's packed_float3 and kin (a struct holding T[N]).
+  bool is_packed_vector(const ir::Type& t) const;
   ir::ExprPtr swizzle(CXCursor c, CXCursor base_cursor, const std::string& accessor);
   // The `xy` of `v.xy` when `c` is a vector member access on `sub`.
   bool vector_accessor(CXCursor c, CXCursor sub, std::string* name);
@@ -113,6 +116,8 @@ class FunctionBuilder {
   // Builtin parameters declared ushort(N): materialised as uint(N), read
   // through a conversion to the declared type.
   std::map<int, ir::Type> narrow_params_;
+  // `device T& x` parameters: buffers of one T, read and written as `*x`.
+  std::set<int> reference_params_;
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
   std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars

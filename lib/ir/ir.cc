@@ -245,7 +245,7 @@ std::string type_name(const Module& m, const Type& t) {
              std::to_string(t.count) + ">";
     case Type::Kind::Pointer:
       return std::string(address_space_name(t.space)) + " " + (t.is_const ? "const " : "") + type_name(m, *t.elem) + "*";
-    case Type::Kind::Array: return type_name(m, *t.elem) + "[" + std::to_string(t.count) + "]";
+    case Type::Kind::Array: return type_name(m, *t.elem) + "[" + (t.count ? std::to_string(t.count) : "") + "]";
     case Type::Kind::Struct:
       return t.struct_index >= 0 && t.struct_index < (int)m.structs.size() ? m.structs[t.struct_index].name : "struct?";
   }

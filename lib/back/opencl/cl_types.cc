@@ -44,7 +44,8 @@ std::string cl_declaration(const ir::Module& m, const ir::Type& t, const std::st
   if (!t.is_array()) return cl_type_name(m, t) + " " + name;
   std::string dims;
   const ir::Type* e = &t;
-  for (; e->is_array(); e = e->elem.get()) dims += "[" + std::to_string(e->count) + "]";
+  // [] is a runtime-sized trailing array of a struct.
+  for (; e->is_array(); e = e->elem.get()) dims += "[" + (e->count ? std::to_string(e->count) : "") + "]";
   return cl_type_name(m, *e) + " " + name + dims;
 }
 

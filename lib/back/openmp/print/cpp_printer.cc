@@ -67,7 +67,7 @@ std::string CppPrinter::declarator(const Type& t, const std::string& name) const
     std::string dims;
     const Type* e = &t;
     while (e->kind == Type::Kind::Array) {
-      dims += "[" + std::to_string(e->count) + "]";
+      dims += "[" + (e->count ? std::to_string(e->count) : "") + "]";  // [] a runtime-sized trailing array
       e = e->elem.get();
     }
     return type(*e) + " " + name + dims;
