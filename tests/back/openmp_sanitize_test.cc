@@ -487,3 +487,28 @@ kernel void neighbour_dev(device const float* in [[buffer(0)]], device float* ou
   EXPECT_EQ(f.run(b.a, 1, 64), "");
   EXPECT_EQ(b.out[64], 1.0f);
 }
+
+// A field of a struct in a buffer is checked as itself: thread 0 writing
+// `out.count` does not race with the others writing `out.vals[tid]`, and it
+// does race with a thread reading `out.count`.
+TEST(OpenMPSanitize, FieldsOfAStructInABufferAreCheckedOneByOne) {
+  const char* kernel = R"(
+struct Out { uint count; float vals[63]; };
+kernel void fields(device const float* in [[buffer(0)]], device Out& out [[buffer(1)]],
+                   uint tid [[thread_index_in_threadgroup]]) {
+  if (tid == 0) out.count = 7u;
+  if (tid > 0) out.vals[tid - 1] = in[tid]%s;
+}
+)";
+  char bad[1024], good[1024];
+  std::snprintf(bad, sizeof bad, kernel, " + float(out.count)");
+  std::snprintf(good, sizeof good, kernel, "");
+  Sanitized r("san_fields_bad", bad), f("san_fields_ok", good);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  Buffers b;
+  EXPECT_EQ(f.run(b.a, 1, 64), "");
+  EXPECT_EQ(b.out[5], 1.0f);
+  std::string found = r.run(b.a, 1, 64);
+  EXPECT_NE(found.find("race 8: data race on device buffer 'out[0]'"), std::string::npos) << found;
+}
