@@ -16,7 +16,7 @@ from common import Case, f32, u32, rng_for, reset_kernel_dir
 
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
-KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop_exit"]
+KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop_exit", "feat_struct_buffers"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -118,6 +118,58 @@ def simd_loop_exit(case, desc, n_tg, k_lanes, stop):
     c.save()
 
 
+def words(values):
+    """float32 values as the uint32 words of a buffer."""
+    return f32(values).view(np.uint32)
+
+
+def struct_buffers(case, desc, ranges):
+    k = "feat_struct_buffers"
+    rng = rng_for(k, case)
+    n = 64
+    data = eighths(rng, n, -40, 41)
+    weight = eighths(rng, 2, -16, 17)
+    offset = eighths(rng, 3, -16, 17)
+    bias = float(eighths(rng, 1)[0])
+    dirv = eighths(rng, 3, -16, 17)
+    stride = int(rng.integers(1, 9))
+    # Table: n_ranges @0, ranges[4] {first, count} @4, weight[2] @36, data @44.
+    table = np.zeros(11 + n, dtype=np.uint32)
+    table[0] = len(ranges)
+    for r, (first, count) in enumerate(ranges):
+        table[1 + 2 * r], table[2 + 2 * r] = first, count
+    table[9:11] = words(weight)
+    table[11:] = words(data)
+    # Params (Metal layout, 64 bytes): packed_float3 offset @0, bias @12,
+    # alignas(32) stride @32, float3 dir @48 (16-aligned).
+    params = np.zeros(16, dtype=np.uint32)
+    params[0:3] = words(offset)
+    params[3] = words([bias])[0]
+    params[8] = stride
+    params[12:15] = words(dirv)
+    o, d, w, x = offset.astype(np.float64), dirv.astype(np.float64), weight.astype(np.float64), data.astype(np.float64)
+    vals = np.full(n, float(stride))
+    for i in range(n):
+        which = None
+        for r, (first, count) in enumerate(ranges):
+            if first <= i < first + count:
+                which = r
+        if which is not None:
+            vals[i] += x[i] * w[which & 1] + bias + o[1] * d[2]
+    last = max(ranges, key=lambda rc: rc[0]) if ranges else (0, 0)
+    out = np.zeros(2 + n, dtype=np.uint32)
+    out[0] = words([o[0] + o[2] + last[1]])[0]
+    out[1] = len(ranges)
+    out[2:] = words(vals)
+    c = Case(k, case, desc)
+    c.threadgroups([1, 1, 1], [64, 1, 1])
+    c.read(0, "table", table)
+    c.read(1, "p", params)
+    c.write(2, "out", out, 0, 0, EXACT + " (compared as uint32 words: a struct of floats and uints)")
+    c.write(3, "total", f32([float(o @ d)]), 0, 0, EXACT)
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -126,4 +178,6 @@ def generate():
     divergent_array_init("wide", "8 rows of 1024 columns: lanes take 4 words each", 8, 1024)
     simd_conditional("small", "4 threadgroups of 64: a group all above 2, one all below -1, the rest mixed", 4)
     simd_loop_exit("small", "3 threadgroups of 64, 20 lanes take the branch, break after 3", 3, 20, 3)
+    struct_buffers("small", "one threadgroup of 64, 3 overlapping ranges", [(3, 10), (8, 20), (40, 30)])
+    struct_buffers("one_range", "one threadgroup of 64, one range", [(0, 17)])
     simd_loop_exit("no_break", "2 threadgroups of 64, 7 lanes take the branch, no break (stop 9)", 2, 7, 9)
