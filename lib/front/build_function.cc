@@ -5,6 +5,7 @@
 
 #include "front/builder.h"
 #include "front/types.h"
+#include "ir/analysis/purity.h"
 
 namespace mslport::front {
 
@@ -460,6 +461,8 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
     }
   }
   if (!object) return nullptr;
+  if (clang_getCanonicalType(clang_getCursorResultType(def)).kind == CXType_LValueReference)
+    return inline_reference_method(c, def, std::move(object), first_arg);
   int index = build_function(ctx_, def, c);
   if (index < 0) return nullptr;
   auto t = type_of(c);
@@ -488,6 +491,62 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
     ctx_.unsupported(c, "call to '" + display + "' with default arguments");
     return nullptr;
   }
+  return e;
+}
+
+// `T& operator[](size_t i) { return elements[i]; }` (SPIRV-Cross's
+// spvUnsafeArray, accessors of the user's): a member function that returns
+// a reference is the lvalue its one `return` names, with `*this` and the
+// parameters replaced by the object and the arguments. Each of those is
+// repeated where the body uses it, so none may have side effects.
+ir::ExprPtr FunctionBuilder::inline_reference_method(CXCursor c, CXCursor def, ir::ExprPtr object, int first_arg) {
+  const std::string name = spelling(def);
+  CXCursor ret_expr = clang_getNullCursor();
+  std::vector<CXCursor> params;
+  for (CXCursor ch : children(def)) {
+    if (clang_getCursorKind(ch) == CXCursor_ParmDecl) params.push_back(ch);
+    if (clang_getCursorKind(ch) != CXCursor_CompoundStmt) continue;
+    auto body = children(ch);
+    if (body.size() == 1 && clang_getCursorKind(body[0]) == CXCursor_ReturnStmt) {
+      auto r = children(body[0]);
+      if (r.size() == 1) ret_expr = r[0];
+    }
+  }
+  const int nargs = clang_Cursor_getNumArguments(c) - first_arg;
+  if (clang_Cursor_isNull(ret_expr) || nargs != (int)params.size()) {
+    ctx_.unsupported(c, "call to '" + name + "', which returns a reference from more than one `return` statement");
+    return nullptr;
+  }
+  std::string usr = usr_of(def);
+  for (auto& s : inline_stack_)
+    if (s == usr) {
+      ctx_.error(c, "recursive call to '" + name + "': Metal does not allow recursion");
+      return nullptr;
+    }
+  if (ir::analysis::has_side_effects(*object)) {
+    ctx_.unsupported(c, "call to '" + name + "', which returns a reference, on an object with side effects");
+    return nullptr;
+  }
+  std::vector<ir::ExprPtr> args;
+  std::map<std::string, const ir::Expr*> subst;
+  for (int i = 0; i < nargs; ++i) {
+    auto a = expr(clang_Cursor_getArgument(c, first_arg + i));
+    if (!a) return nullptr;
+    if (ir::analysis::has_side_effects(*a)) {
+      ctx_.unsupported(c, "call to '" + name + "', which returns a reference, with an argument that has side effects");
+      return nullptr;
+    }
+    subst[usr_of(params[i])] = a.get();
+    args.push_back(std::move(a));
+  }
+  ir::ExprPtr saved_self = std::move(self_);
+  self_ = std::move(object);
+  substitutions_.push_back(std::move(subst));
+  inline_stack_.push_back(usr);
+  auto e = expr(ret_expr);
+  inline_stack_.pop_back();
+  substitutions_.pop_back();
+  self_ = std::move(saved_self);
   return e;
 }
 

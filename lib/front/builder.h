@@ -56,6 +56,7 @@ class FunctionBuilder {
   // `obj.f(args)`, `a + b` with a member operator, `S::f(args)`: a UserCall
   // whose first argument is the object (build_function.cc).
   ir::ExprPtr method_call(CXCursor c, CXCursor fn);
+  ir::ExprPtr inline_reference_method(CXCursor c, CXCursor def, ir::ExprPtr object, int first_arg);
   // `S s(args)`, `S(args)`, `S s;` with a constructor or default member
   // initializers: a call of the constructor as a function returning the
   // struct (build_function.cc).

@@ -48,7 +48,8 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   }
   for (auto& c : m.constants) {
     CppPrinter cp(m, nullptr, nullptr, diags);
-    decls << "static constexpr " << types.declarator(c.type, c.name) << " = "
+    // A vector is built by mslport::make_vec, which is no constexpr function.
+    decls << (c.type.is_vector() ? "static const " : "static constexpr ") << types.declarator(c.type, c.name) << " = "
           << (c.init ? cp.expr(*c.init, false) : "{}") << ";\n";
   }
   if (!m.constants.empty()) decls << "\n";
