@@ -16,7 +16,8 @@ from common import Case, f32, u32, rng_for, reset_kernel_dir
 
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
-KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop_exit", "feat_struct_buffers"]
+KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop_exit", "feat_struct_buffers",
+           "feat_spirv_cross_style"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -170,6 +171,42 @@ def struct_buffers(case, desc, ranges):
     c.save()
 
 
+def spirv_cross_style(case, desc):
+    k = "feat_spirv_cross_style"
+    rng = rng_for(k, case)
+    n = 64
+    q = lambda shape, lo=-4, hi=5: f32(rng.integers(lo, hi, size=shape) / 4.0)
+    mvp = q((4, 4))                      # mvp[c] = column c
+    pos = q(3)
+    count = int(rng.integers(0, 1000))
+    color = q(4, -40, 41)
+    weights = q(4)
+    # SSBO words: mvp @0 (16), pos @16 (3), count @19, pos_out @20 (3),
+    # count_out @23, data @24.
+    ssbo = np.zeros(24 + n, dtype=np.uint32)
+    ssbo[0:16] = words(mvp.ravel())
+    ssbo[16:19] = words(pos)
+    ssbo[19] = count
+    ssbo[20:24] = 0xDEADBEEF
+    M = mvp.astype(np.float64).T          # M[r, c]
+    p = pos.astype(np.float64)
+    total = sum((M @ np.append(p * t, 1.0))[0] * (2.0 * float(weights[1])) for t in range(n))
+    expected = ssbo.copy()
+    expected[20:23] = words(p + 1.0)
+    expected[23] = count + 1
+    expected[24:] = words(np.full(n, total + float(color[1])))
+    ubo = np.zeros(8, dtype=np.uint32)     # color @0, weights @16
+    ubo[0:4] = words(color)
+    ubo[4:8] = words(weights)
+    c = Case(k, case, desc)
+    c.threadgroups([1, 1, 1], [64, 1, 1])
+    # Quarters of at most 1 times t < 64: every product and partial sum has
+    # fewer than 24 significant bits, so float32 is exact in any order.
+    c.read_write(0, "ssbo", ssbo, expected, 0, 0, EXACT + " (compared as uint32 words)")
+    c.read(1, "ubo", ubo)
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -180,4 +217,5 @@ def generate():
     simd_loop_exit("small", "3 threadgroups of 64, 20 lanes take the branch, break after 3", 3, 20, 3)
     struct_buffers("small", "one threadgroup of 64, 3 overlapping ranges", [(3, 10), (8, 20), (40, 30)])
     struct_buffers("one_range", "one threadgroup of 64, one range", [(0, 17)])
+    spirv_cross_style("small", "one threadgroup of 64")
     simd_loop_exit("no_break", "2 threadgroups of 64, 7 lanes take the branch, no break (stop 9)", 2, 7, 9)
