@@ -667,9 +667,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     return true;
   };
   switch (callee.kind) {
-    case Callee::Kind::MathFunction: {
+    case Callee::Kind::Intrinsic: {
       auto e = make(ir::Expr::Kind::Call, *t, loc);
       e->spelling = callee.name;
+      e->intrinsic = callee.intrinsic;
+      if (ir::intrinsic_info(callee.intrinsic).group == ir::IntrinsicGroup::Atomic) return atomic_call(c, std::move(e));
       if (!build_args(*e)) return nullptr;
       return e;
     }
@@ -677,6 +679,9 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       auto e = make(ir::Expr::Kind::Collective, *t, loc);
       e->collective_op = callee.op;
       if (!build_args(*e)) return nullptr;
+      // simd_is_first() is a vote of `true` over the active lanes: every
+      // collective has the value it exchanges as its first operand.
+      if (callee.op == ir::CollectiveOp::SimdIsFirst && e->args.empty()) e->args.push_back(ir::make_bool(true, loc));
       return e;
     }
     case Callee::Kind::AsType: {
@@ -699,9 +704,6 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       return nullptr;
     case Callee::Kind::VectorConstructor: return vector_construct(c, *t, arg_cursors);
     case Callee::Kind::SimdMatrix: return simd_matrix_call(c, callee.name, *t);
-    case Callee::Kind::Atomic:
-      ctx_.unsupported(c, "atomic operation '" + callee.name + "'");
-      return nullptr;
     case Callee::Kind::OtherMetal: {
       // Constant-foldable shim helpers (mem_flags operator|).
       int64_t v = 0;
@@ -715,6 +717,40 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   }
   ctx_.unsupported(c, "call to '" + spelling(fn) + "'");
   return nullptr;
+}
+
+// atomic_*_explicit(object, operands..., order...): a Call of the object
+// pointer and the operands. Metal's atomics take memory_order_relaxed only;
+// the order arguments are checked and dropped.
+ir::ExprPtr FunctionBuilder::atomic_call(CXCursor c, ir::ExprPtr e) {
+  const int n = clang_Cursor_getNumArguments(c);
+  for (int i = 0; i < n; ++i) {
+    CXCursor a = clang_Cursor_getArgument(c, i);
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(a)));
+    if (clang_getCursorKind(decl) == CXCursor_EnumDecl && spelling(decl) == "memory_order") {
+      int64_t order = -1;
+      if (!evaluate_int(a, &order) || order != 0) {
+        ctx_.unsupported(a, "a memory order other than memory_order_relaxed for '" + e->spelling + "'");
+        return nullptr;
+      }
+      continue;
+    }
+    auto x = expr(a);
+    if (!x) return nullptr;
+    e->args.push_back(std::move(x));
+  }
+  if (e->args.empty() || !e->args[0]->type.is_pointer() || !e->args[0]->type.elem->atomic) {
+    ctx_.error(c, "the first argument of '" + e->spelling + "' must point to an atomic type");
+    return nullptr;
+  }
+  // The operands have the atomic's value type (clang already converted them).
+  const ir::Type value = ir::Type::scalar_of(e->args[0]->type.elem->scalar);
+  for (size_t i = 1; i < e->args.size(); ++i)
+    if (e->args[i]->type.is_scalar()) {
+      ir::SourceLoc l = e->args[i]->loc;
+      e->args[i] = convert(std::move(e->args[i]), value, l);
+    }
+  return e;
 }
 
 // simdgroup_matrix operations are SimdMatrixOp expressions (spelling = the

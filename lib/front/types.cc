@@ -122,6 +122,8 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
     }
     case CXType_Record: {
       CXCursor decl = clang_getTypeDeclaration(c);
+      // The shim's atomic_bool (OpenCL has none of its own).
+      if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl)) return ir::Type::atomic_of(ir::ScalarKind::Bool);
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));
@@ -138,9 +140,16 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       if (!idx) return std::nullopt;
       return ir::Type::struct_of(*idx);
     }
-    case CXType_Atomic:
-      if (why) *why = "atomic type '" + type_spelling(t) + "'";
-      return std::nullopt;
+    case CXType_Atomic: {
+      // atomic_int, atomic_uint, atomic_float, atomic_bool (metal::atomic<T>).
+      auto k = scalar_of(clang_getCanonicalType(clang_Type_getValueType(c)));
+      if (!k || (*k != ir::ScalarKind::Int && *k != ir::ScalarKind::UInt && *k != ir::ScalarKind::Float &&
+                 *k != ir::ScalarKind::Bool)) {
+        if (why) *why = "atomic type '" + type_spelling(t) + "'";
+        return std::nullopt;
+      }
+      return ir::Type::atomic_of(*k);
+    }
     default: return fail();
   }
 }

@@ -17,11 +17,7 @@ namespace {
 
 // `if (!__mslport_in_grid()) return;` at the top of the kernel.
 void insert_grid_guard(Kernel& k) {
-  auto call = std::make_unique<Expr>();
-  call->kind = Expr::Kind::Call;
-  call->type = Type::scalar_of(ScalarKind::Bool);
-  call->spelling = kInGrid;
-  call->loc = k.loc;
+  auto call = make_intrinsic_call(Intrinsic::InGrid, Type::scalar_of(ScalarKind::Bool), {}, k.loc);
   auto ret = std::make_unique<Stmt>();
   ret->kind = Stmt::Kind::Return;
   ret->loc = k.loc;

@@ -259,12 +259,9 @@ struct Predicator {
     if (loop.step) tail.push_back(make_expr_stmt(std::move(loop.step)));
     tail.push_back(make_expr_stmt(make_assign(make_var_ref(k, lm, loc), cond(), loc)));
     body.push_back(make_if(make_var_ref(k, lm, loc), make_block(std::move(tail), loc), nullptr, loc));
-    auto any = std::make_unique<Expr>();
-    any->kind = Expr::Kind::Call;
-    any->type = kBool;
-    any->spelling = kThreadgroupAny;
-    any->loc = loc;
-    any->args.push_back(make_var_ref(k, lm, loc));
+    std::vector<ExprPtr> vote;
+    vote.push_back(make_var_ref(k, lm, loc));
+    auto any = make_intrinsic_call(Intrinsic::ThreadgroupAny, kBool, std::move(vote), loc);
     auto w = std::make_unique<Stmt>();
     w->kind = Stmt::Kind::While;
     w->loc = loc;

@@ -12,19 +12,6 @@
 namespace mslport::back::openmp {
 using namespace ir;
 
-bool is_supported_metal_function(const std::string& name) {
-  static const std::set<std::string> kNames = {
-      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fabs", "abs", "floor", "ceil", "round", "rint", "trunc",
-      "sin", "cos", "tan", "tanh", "fract", "saturate", "sign", "isnan", "isinf", "isfinite", "pow", "powr",
-      "fmod", "fma", "fmin", "fmax", "min", "max", "clamp", "select", "mix", "dot",
-      "simdgroup_load", "simdgroup_store", "simdgroup_multiply", "simdgroup_multiply_accumulate",
-      "make_filled_simdgroup_matrix"};
-  std::string n = name;
-  if (n.rfind("precise::", 0) == 0) n = n.substr(9);
-  if (n.rfind("fast::", 0) == 0) n = n.substr(6);
-  return kNames.count(n) != 0;
-}
-
 void CppPrinter::unsupported(const SourceLoc& loc, const std::string& what) {
   diags_.error(loc, what + " is not supported by the OpenMP backend yet");
   ok_ = false;
@@ -131,13 +118,18 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
     return out + ")";
   }
   if (std::string checker = sanitizer_call(e, wi); !checker.empty()) return checker;
-  if (name.rfind("fast::", 0) == 0) name = name.substr(6);
-  if (!is_supported_metal_function(name)) {
-    unsupported(e.loc, "Metal function '" + e.spelling + "'");
-    return "/*unsupported*/0";
+  if (e.kind == Expr::Kind::SimdMatrixOp) {
+    if (e.matrix_op == SimdMatrixOpKind::Fill && e.args.size() == 1)
+      return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
+  } else {
+    // A Metal function: the row of ir/intrinsic_table.def names its C++.
+    const std::string cpp = e.intrinsic == Intrinsic::None ? "" : intrinsic_info(e.intrinsic).openmp;
+    if (cpp.empty() || cpp == "*") {
+      unsupported(e.loc, "Metal function '" + e.spelling + "'");
+      return "/*unsupported*/0";
+    }
+    name = cpp;
   }
-  if (name == "make_filled_simdgroup_matrix" && e.args.size() == 1)
-    return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
   std::string s = "mslport::msl::" + name + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (i) s += ", ";
@@ -182,6 +174,11 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
   auto sub = [&](const Expr& x) {
     std::string s = expr(x, wi);
     return needs_parens(x) ? "(" + s + ")" : s;
+  };
+  // The operand of [] or ->: a C-style cast `(T*)(p)` binds less tightly.
+  auto postfix_base = [&](const Expr& x) {
+    const bool c_cast = x.kind == Expr::Kind::Cast && !x.type.is_scalar() && !x.type.is_vector();
+    return c_cast ? "(" + expr(x, wi) + ")" : sub(x);
   };
   switch (e.kind) {
     case Expr::Kind::IntLit: {
@@ -268,12 +265,12 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Bitcast:
       return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
     case Expr::Kind::Index:
-      return sub(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
+      return postfix_base(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
     case Expr::Kind::Member: {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;
       const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
-      return sub(base) + (e.arrow ? "->" : ".") + field;
+      return postfix_base(base) + (e.arrow ? "->" : ".") + field;
     }
     case Expr::Kind::Swizzle: {
       static const char* kLanes = "xyzw";
