@@ -150,7 +150,7 @@ std::string CppPrinter::sanitizer_call(const Expr& e, bool wi) {
     return s;
   };
   if (name == kSanAccess) {
-    static const char* kUse[] = {"Read", "Write", "ReadWrite"};
+    static const char* kUse[] = {"Read", "Write", "ReadWrite", "AtomicRead", "AtomicWrite", "AtomicReadWrite"};
     const Expr& address = *e.args[3];
     const bool plain = address.kind == Expr::Kind::Unary && address.unary_op == UnaryOp::AddrOf;
     std::string a = expr(address, wi);

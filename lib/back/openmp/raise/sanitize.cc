@@ -13,7 +13,9 @@ using ir::Expr;
 using ir::ExprPtr;
 using ir::Stmt;
 
-enum Use { kRead = 0, kWrite = 1, kReadWrite = 2, kAddress = 3 };
+// The checker's Use values (sanitizer_rt.h), and kAddress: only the
+// expression's address is taken, nothing is accessed.
+enum Use { kRead = 0, kWrite = 1, kReadWrite = 2, kAtomicRead = 3, kAtomicWrite = 4, kAtomicReadWrite = 5, kAddress = 6 };
 
 struct Instrumenter {
   ir::Kernel& k;
@@ -216,6 +218,14 @@ struct Instrumenter {
         slot(e->args[0], e->assign_op ? kReadWrite : kWrite);
         slot(e->args[1], kRead);
         return;
+      case Expr::Kind::Call:
+        if (e->intrinsic != ir::Intrinsic::None &&
+            ir::intrinsic_info(e->intrinsic).effect == ir::IntrinsicEffect::Atomic) {
+          atomic_call(*e);
+          return;
+        }
+        for (auto& a : e->args) slot(a, kRead);
+        return;
       case Expr::Kind::Member: case Expr::Kind::Swizzle:
         slot(e->args[0], e->kind == Expr::Kind::Member && e->arrow ? kRead : use);
         return;
@@ -224,6 +234,21 @@ struct Instrumenter {
         if (e->mask) slot(e->mask, kRead);
         return;
     }
+  }
+
+  // An atomic function's object is checked as an atomic access: atomics of
+  // different threads do not race with each other, a plain access and an
+  // atomic one do. `&x` becomes `&*__mslport_san_access(..., &x)`.
+  void atomic_call(Expr& call) {
+    for (auto& a : call.args) slot(a, kRead);  // the operands, and the reads inside the object's address
+    ExprPtr& object = call.args[0];
+    const int use = call.intrinsic == ir::Intrinsic::AtomicLoad    ? kAtomicRead
+                    : call.intrinsic == ir::Intrinsic::AtomicStore ? kAtomicWrite
+                                                                    : kAtomicReadWrite;
+    const int region = pointer_region(*object);
+    const ir::SourceLoc loc = call.loc;
+    const ir::Type pointer = object->type;
+    object = ir::make_unary(ir::UnaryOp::AddrOf, pointer, checked(std::move(object), use, region, loc), loc);
   }
 
   // simdgroup_matrix operations: the tile's accesses belong to the SIMD
