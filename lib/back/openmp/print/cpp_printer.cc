@@ -223,8 +223,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
         return fn + "(" + sub(*e.args[0]) + ", " + sub(*e.args[1]) + ")";
       }
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
-      // bfloat/half results round after each operation, as in Metal.
-      if (e.type.is_scalar(ScalarKind::BFloat) &&
+      // bfloat/half results round after each operation, as in Metal: bfloat
+      // computes in float, and C++ evaluates _Float16 expressions in float
+      // too (excess precision) up to a cast or an assignment.
+      if ((e.type.is_scalar(ScalarKind::BFloat) || e.type.is_scalar(ScalarKind::Half)) &&
           e.binary_op != BinaryOp::Comma)
         return scalar(e.type.scalar) + "(" + s + ")";
       return s;
