@@ -27,6 +27,7 @@ class Adapter {
     explicit_instantiations();
     function_template_parameters();
     address_space_method_qualifiers();
+    vector_static_casts();
     function_constants();
     kernel_attribute_lists();
     template_kernel_keywords();
@@ -292,6 +293,28 @@ class Adapter {
         for (size_t k = decl_start(open); k < open; ++k)
           if (t_[k].ident("thread") && !covered(t_[k].begin)) replace(t_[k].begin, t_[k].end, "      ", false);
       }
+    }
+  }
+
+  // `static_cast<int4>(v)`: C++ has no static_cast between vector types of
+  // different elements, Metal has (an element-wise conversion). It becomes
+  // the constructor form `int4(v)`, which converts likewise.
+  void vector_static_casts() {
+    static const char* kScalars[] = {"char", "uchar", "short", "ushort", "int", "uint", "long",
+                                     "ulong", "half", "bfloat", "float"};
+    auto vector_name = [&](const std::string& n) {
+      if (n.size() < 2 || n.back() < '2' || n.back() > '4') return false;
+      const std::string base = n.substr(0, n.size() - 1);
+      for (const char* sc : kScalars)
+        if (base == sc) return true;
+      return false;
+    };
+    for (size_t i = 0; i + 4 < t_.size(); ++i) {
+      if (!t_[i].ident("static_cast") || !punct(i + 1, "<") || t_[i + 2].kind != LexToken::Kind::Identifier ||
+          !vector_name(t_[i + 2].text) || !punct(i + 3, ">") || !punct(i + 4, "(") || covered(t_[i].begin))
+        continue;
+      if (!same_unit(i, i + 4)) continue;
+      replace(t_[i].begin, t_[i + 3].end, t_[i + 2].text, t_[i].directive >= 0);
     }
   }
 

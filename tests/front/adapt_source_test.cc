@@ -117,6 +117,12 @@ TEST(AdaptSource, ThreadMemberQualifierLeavesWithItsReturnSpace) {
   EXPECT_CONTAINS(out, "void f(thread float& x)        {");  // a parameter keeps its space
 }
 
+TEST(AdaptSource, StaticCastToAVectorIsItsConstructor) {
+  std::string out = adapted("int4 a = static_cast<int4>(v); float b = static_cast<float>(i);\n");
+  EXPECT_CONTAINS(out, "int4 a = int4(v);");
+  EXPECT_CONTAINS(out, "float b = static_cast<float>(i);");  // scalars are C++'s own
+}
+
 TEST(AdaptSource, NothingToDoLeavesTheTextAlone) {
   std::string src = "kernel void k(device float* o [[buffer(0)]]) { o[0] = 1.0f; } // [[kernel]]\n";
   AdaptResult r = adapt_metal_source(src);
