@@ -21,7 +21,7 @@ KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop
            "feat_math_functions", "feat_integer_functions",
            "feat_geometric_relational", "feat_simd_prefix", "feat_quad_functions",
            "feat_simd_exchange", "feat_simdgroup_matrix_half",
-           "feat_half_arithmetic"]
+           "feat_half_arithmetic", "feat_conversions"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -764,6 +764,38 @@ def half_arithmetic(case, desc, n):
     cs.save()
 
 
+def conversions(case, desc, n):
+    k = "feat_conversions"
+    rng = rng_for(k, case)
+    v = f32(rng.integers(-320, 321, size=(n, 4)) / 8.0 + rng.integers(0, 2, size=(n, 4)) * 0.0625)
+    v[0] = [0.0, -0.0625, 2.5, -2.5]
+    d = v.astype(np.float64)
+    ints = np.trunc(d).astype(np.int32)
+    halves = v.astype(np.float16)                     # nearest even
+    bits = halves.view(np.uint16).astype(np.uint32).reshape(n, 2, 2)
+    bits = (bits[:, :, 0] | (bits[:, :, 1] << 16)).astype(np.uint32)
+    small = (np.trunc(d * 8).astype(np.int64) & 0xFF).astype(np.uint8).view(np.int8)
+    pair = v[:, 0].copy().view(np.uint16).reshape(n, 2)
+    mix = np.zeros((n, 4), dtype=np.int64)
+    for i in range(n):
+        a, b, c, w = d[i]
+        mix[i, 0] = int(np.trunc(c + (1.0 if a != 0 else 0.0))) + int(np.trunc(b)) + 7
+        mix[i, 1] = int(np.trunc(abs(w) * 1000)) & 0xFFFF
+        mix[i, 2] = int(np.trunc(abs(b) * 6)) & 0xFF
+        s = int(np.trunc(-c * 100)) & 0xFFFF
+        mix[i, 3] = s - 0x10000 if s >= 0x8000 else s
+    cs = Case(k, case, desc)
+    cs.threads([n, 1, 1], [32, 1, 1])
+    cs.read(0, "x", v.ravel())
+    cs.write(1, "ints", ints.ravel(), 0, 0, "exact: truncation toward zero")
+    cs.write(2, "bits", bits.ravel(), 0, 0, "exact bit patterns: float to half rounds to nearest even")
+    cs.write(3, "small", small.ravel(), 0, 0, "exact: int to char keeps the low 8 bits")
+    cs.write(4, "pair", pair.ravel(), 0, 0, "exact: the float's bits")
+    cs.write(5, "mix", mix.ravel().astype(np.int32), 0, 0,
+             "exact: conversions of values in range of their types")
+    cs.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -787,4 +819,5 @@ def generate():
     simd_exchange("small", "3 threadgroups of 64, lanes kept at random, one SIMD group with all, one with one", 3)
     simdgroup_matrix_half("small", "3 threadgroups of 32 (one SIMD group each), stride 20", 3, 20)
     half_arithmetic("small", "dispatchThreads 96 in 32-thread groups", 96)
+    conversions("small", "dispatchThreads 64 in 32-thread groups, signed zeros and halfway cases", 64)
     simd_loop_exit("no_break", "2 threadgroups of 64, 7 lanes take the branch, no break (stop 9)", 2, 7, 9)
