@@ -6,6 +6,7 @@ PACKAGES=(
   build-essential cmake git diffutils
   libclang-19-dev llvm-19-dev      # front end: libclang's C API
   llvm-19-tools                    # FileCheck + lit for the diagnostics tests
+  strace                           # kills regen at each step in tests (fault injection)
   clang-19 libomp-19-dev           # compiles emitted C++/OpenMP (LLVM vectorises work-item loops)
   libfmt-dev libcli11-dev nlohmann-json3-dev
   googletest libgtest-dev

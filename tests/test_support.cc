@@ -12,5 +12,11 @@ std::string write_temp_file(const std::string& name, const std::string& text) {
   std::ofstream(p) << text;
   return p.string();
 }
+std::string fresh_test_dir(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::path(MSLPORT_BINARY_DIR) / "test_tmp" / std::to_string(getpid()) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
 std::string source_path(const std::string& rel) { return std::string(MSLPORT_SOURCE_DIR) + "/" + rel; }
 }  // namespace mslport::testing

@@ -5,6 +5,8 @@
 namespace mslport::testing {
 // Writes `text` to a fresh file under the build tree and returns its path.
 std::string write_temp_file(const std::string& name, const std::string& text);
+// An empty directory under the build tree (emptied if it exists).
+std::string fresh_test_dir(const std::string& name);
 // Absolute path of a file in the source tree.
 std::string source_path(const std::string& rel);
 }  // namespace mslport::testing

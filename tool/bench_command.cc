@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "commands.h"
+#include "support/work_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -23,8 +24,20 @@ int run_bench(const BenchOptions& opt) {
     std::cerr << "mslport: error: " << err << "\n";
     return 2;
   }
+  if (sources.empty()) {
+    std::cerr << "mslport: error: no .metal files to benchmark\n";
+    return 2;
+  }
+  // This run's emitted files: a private folder of the work root (the
+  // compiled-module cache stays in the root), removed at the end.
+  RunDir run_dir;
+  if (!run_dir.create(work.string(), "run", &err)) {
+    std::cerr << "mslport: error: " << err << "\n";
+    return 2;
+  }
   bool failed = false;
-  for (auto& src : sources) {
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string& src = sources[i];
     DiagEngine diags;
     Translation t;
     bool ok = translate_file(src, tg, opt.translate, diags, &t);
@@ -36,7 +49,7 @@ int run_bench(const BenchOptions& opt) {
       continue;
     }
     runtime::EmittedFiles files;
-    if (!write_emitted(t, (work / t.stem).string(), &files, &err)) {
+    if (!write_emitted(t, (fs::path(run_dir.path()) / std::to_string(i) / t.stem).string(), &files, &err)) {
       std::cerr << "mslport: error: " << err << "\n";
       return 2;
     }

@@ -21,6 +21,9 @@ struct Translation {
   std::string cl, bindings;  // OpenCL backend
   int kernels = 0;           // kernels translated
   std::vector<SkippedKernel> skipped;  // and those left out, with the reasons
+  // Every kernel the file defines (translated or not), as far as the front
+  // end got; set also when the translation fails.
+  std::vector<std::string> kernel_names;
 };
 
 enum class Target { OpenMP, OpenCL, All };
@@ -72,6 +75,7 @@ struct CheckOptions {
   std::string work_dir;
   std::vector<std::string> kernels;
   std::string sanitize;  // --sanitize LIST; empty = off
+  double case_timeout = runtime::kDefaultCaseTimeoutSeconds;  // --case-timeout; 0 = no limit
 };
 
 struct BenchOptions {

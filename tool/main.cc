@@ -1,9 +1,11 @@
 // mslport: ports Metal compute kernels to C++/OpenMP and OpenCL C and
 // proves the ports against golden outputs.
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <iostream>
 
 #include "commands.h"
+#include "front/parse_metal.h"
 
 using namespace mslport::tool;
 
@@ -42,11 +44,17 @@ void add_translate_options(CLI::App* cmd, TranslateOptions* t, bool kernels) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread starts: libclang then parses on mslport's own large
+  // translation stack (deeply nested input), not on an 8 MB thread of its own.
+  mslport::front::parse_on_calling_thread();
   CLI::App app{"mslport " + std::string(kVersion) +
                ": port Metal (MSL) compute kernels to C++/OpenMP and OpenCL C, and check them against golden outputs"};
   app.require_subcommand(0, 1);
   bool show_include_dir = false, show_version = false;
   app.add_flag("--include-dir", show_include_dir, "Print the directory of the runtime header emitted C++ includes");
+  bool show_python_dir = false;
+  app.add_flag("--python-dir", show_python_dir,
+               "Print the directory of the mslport_golden Python module (writes golden cases; add it to PYTHONPATH)");
   app.add_flag("--version", show_version, "Print the version");
 
   std::string file, target = "openmp", output;
@@ -54,8 +62,10 @@ int main(int argc, char** argv) {
   auto* translate = app.add_subcommand("translate", "Translate one .metal file for one target");
   translate->add_option("file", file, "The .metal file")->required();
   translate->add_option("--target", target, "openmp or opencl")->check(CLI::IsMember({"openmp", "opencl"}));
-  translate->add_option("-o,--output", output, "Output path (default: stdout). openmp also writes PATH.h; "
-                                                "opencl also writes PATH.bindings.json");
+  translate->add_option("-o,--output", output,
+                        "Output path (default: stdout). openmp also writes PATH.h; opencl also writes "
+                        "PATH.bindings.json; the pair is replaced together or not at all. Never the input. A device "
+                        "or FIFO (/dev/null) is written through with one self-contained stream, as stdout is");
   translate->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
   TranslateOptions translate_opt;
   add_translate_options(translate, &translate_opt, /*kernels=*/true);
@@ -86,7 +96,11 @@ int main(int argc, char** argv) {
   add_translate_options(check, &check_opt.translate, /*kernels=*/false);
   check->add_option("--format", check_opt.format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
-  check->add_option("--work-dir", check_opt.work_dir, "Where emitted code is built (default: a temp dir)");
+  check->add_option("--work-dir", check_opt.work_dir,
+                    "Where emitted code is built and cached (default: $TMPDIR/mslport-UID)");
+  check->add_option("--case-timeout", check_opt.case_timeout,
+                    "Seconds a golden case may run before it is stopped and reported as timed out (0 = no limit)")
+      ->capture_default_str();
   check->add_option("--sanitize", check_opt.sanitize,
                     "Run the C++/OpenMP output instrumented and report findings: comma-separated race, bounds, "
                     "init, divergence (findings make the exit status non-zero)");
@@ -100,7 +114,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> regen_src;
   std::string targets_dir = "targets";
-  auto* regen = app.add_subcommand("regen", "Regenerate targets/ from metal_src/ (all-or-nothing, atomic writes)");
+  auto* regen = app.add_subcommand("regen", "Regenerate targets/ from metal_src/: targets/ then holds exactly the "
+                                            "outputs of the sources (others are removed), replaced all or nothing");
   regen->add_option("sources", regen_src, "Sources (default: metal_src/)");
   regen->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
   regen->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
@@ -110,7 +125,8 @@ int main(int argc, char** argv) {
   TranslateOptions regen_opt;
   add_translate_options(regen, &regen_opt, /*kernels=*/false);
 
-  auto* diff = app.add_subcommand("diff", "Compare what regen would write with targets/ (exit 1 on drift)");
+  auto* diff = app.add_subcommand("diff", "Compare what regen would write with targets/ (exit 1 on drift or on "
+                                          "outputs no source writes)");
   diff->add_option("sources", regen_src, "Sources (default: metal_src/)");
   diff->add_option("--targets", targets_dir, "Targets directory")->capture_default_str();
   TranslateOptions diff_opt;
@@ -118,36 +134,51 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
-  if (show_version) {
-    std::cout << "mslport " << kVersion << "\n";
+  auto dispatch = [&]() -> int {
+    if (show_version) {
+      std::cout << "mslport " << kVersion << "\n";
+      return 0;
+    }
+    if (show_include_dir) {
+      std::cout << MSLPORT_INCLUDE_DIR << "\n";
+      return 0;
+    }
+    if (show_python_dir) {
+      std::cout << MSLPORT_PYTHON_DIR << "\n";
+      return 0;
+    }
+    if (*translate) {
+      translate_opt.line_directives = line_directives;
+      return run_translate(file, target, output, translate_opt);
+    }
+    if (*ir) return run_ir(ir_opt);
+    if (*check) {
+      if (check_opt.sources.empty()) check_opt.sources = {"metal_src"};
+      return run_check(check_opt);
+    }
+    if (*bench) {
+      if (bench_opt.sources.empty()) bench_opt.sources = {"metal_src"};
+      return run_bench(bench_opt);
+    }
+    if (*regen) {
+      if (regen_src.empty()) regen_src = {"metal_src"};
+      regen_opt.line_directives = line_directives;
+      return run_regen(regen_src, targets_dir, regen_opt, time_report, force);
+    }
+    if (*diff) {
+      if (regen_src.empty()) regen_src = {"metal_src"};
+      return run_diff(regen_src, targets_dir, diff_opt);
+    }
+    std::cout << app.help();
     return 0;
+  };
+  // Every command reports its own errors; this is the net under them, so
+  // that a file-system error nobody foresaw (a path that turned into a
+  // file, a permission) is a message and exit status 2, never an abort.
+  try {
+    return dispatch();
+  } catch (const std::exception& e) {
+    std::cerr << "mslport: error: " << e.what() << "\n";
+    return 2;
   }
-  if (show_include_dir) {
-    std::cout << MSLPORT_INCLUDE_DIR << "\n";
-    return 0;
-  }
-  if (*translate) {
-    translate_opt.line_directives = line_directives;
-    return run_translate(file, target, output, translate_opt);
-  }
-  if (*ir) return run_ir(ir_opt);
-  if (*check) {
-    if (check_opt.sources.empty()) check_opt.sources = {"metal_src"};
-    return run_check(check_opt);
-  }
-  if (*bench) {
-    if (bench_opt.sources.empty()) bench_opt.sources = {"metal_src"};
-    return run_bench(bench_opt);
-  }
-  if (*regen) {
-    if (regen_src.empty()) regen_src = {"metal_src"};
-    regen_opt.line_directives = line_directives;
-    return run_regen(regen_src, targets_dir, regen_opt, time_report, force);
-  }
-  if (*diff) {
-    if (regen_src.empty()) regen_src = {"metal_src"};
-    return run_diff(regen_src, targets_dir, diff_opt);
-  }
-  std::cout << app.help();
-  return 0;
 }

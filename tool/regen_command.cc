@@ -9,13 +9,17 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
 
 #include "commands.h"
+#include "regen_manifest.h"
 #include "support/atomic_file.h"
+#include "support/file_transaction.h"
 #include "support/phase_times.h"
+#include "support/unified_diff.h"
 
 namespace fs = std::filesystem;
 
@@ -56,9 +60,37 @@ std::vector<std::pair<bool, Translation>> translate_all(const std::vector<std::s
   return out;
 }
 
+// The four files regen writes for a source of this stem, targets-relative.
+std::vector<std::string> output_paths(const std::string& stem) {
+  return {"openmp/" + stem + ".cpp", "openmp/" + stem + ".h", "opencl/" + stem + ".cl",
+          "opencl/" + stem + ".bindings.json"};
+}
+
+// Every file in targets_dir that looks like a regen output (the patterns of
+// output_paths), targets-relative. Anything else there is left alone.
+std::set<std::string> existing_outputs(const std::string& targets_dir) {
+  std::set<std::string> out;
+  for (const char* sub : {"openmp", "opencl"}) {
+    std::error_code ec;
+    fs::path d = fs::path(targets_dir) / sub;
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name.empty() || name[0] == '.' || !it->is_regular_file(ec)) continue;
+      auto ends = [&](const std::string& suffix) {
+        return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
+      bool ours = std::string(sub) == "openmp" ? ends(".cpp") || ends(".h") : ends(".cl") || ends(".bindings.json");
+      if (ours) out.insert(std::string(sub) + "/" + name);
+    }
+  }
+  return out;
+}
+
 // target-relative path -> content, for every source; false if any failed.
+// `by_source` (optional) gets each source's four paths.
 bool render_targets(const std::vector<std::string>& sources, const TranslateOptions& options,
-                    std::map<std::string, std::string>* files) {
+                    std::map<std::string, std::string>* files,
+                    std::map<std::string, std::vector<std::string>>* by_source = nullptr) {
   bool ok = true;
   std::map<std::string, std::string> stems;
   std::vector<std::string> diag_text;
@@ -79,10 +111,12 @@ bool render_targets(const std::vector<std::string>& sources, const TranslateOpti
       continue;
     }
     stems[t.stem] = src;
-    (*files)["openmp/" + t.stem + ".cpp"] = t.cpp;
-    (*files)["openmp/" + t.stem + ".h"] = t.header;
-    (*files)["opencl/" + t.stem + ".cl"] = t.cl;
-    (*files)["opencl/" + t.stem + ".bindings.json"] = t.bindings;
+    const auto paths = output_paths(t.stem);
+    (*files)[paths[0]] = t.cpp;
+    (*files)[paths[1]] = t.header;
+    (*files)[paths[2]] = t.cl;
+    (*files)[paths[3]] = t.bindings;
+    if (by_source) (*by_source)[src] = paths;
   }
   return ok;
 }
@@ -108,16 +142,6 @@ std::string self_hash() {
   std::string exe;
   read_file("/proc/self/exe", &exe);
   return std::string(kVersion) + "-" + hex64(fnv1a(exe));
-}
-
-std::map<std::string, std::string> read_stamps(const std::string& path) {
-  std::map<std::string, std::string> m;
-  std::string text;
-  if (!read_file(path, &text)) return m;
-  std::istringstream in(text);
-  std::string stamp, src;
-  while (in >> stamp && std::getline(in >> std::ws, src)) m[src] = stamp;
-  return m;
 }
 
 }  // namespace
@@ -152,6 +176,48 @@ std::string translation_flags(const TranslateOptions& o) {
   return s + (o.werror ? " -Werror" : "");
 }
 
+namespace {
+
+// Creates targets_dir if needed; false (after saying why) if it cannot be
+// the root of a targets tree.
+bool prepare_targets_dir(const std::string& targets_dir, const char* command) {
+  std::error_code ec;
+  if (fs::exists(targets_dir, ec) && !fs::is_directory(targets_dir, ec)) {
+    std::cerr << "mslport " << command << ": error: --targets '" << targets_dir << "' is not a directory\n";
+    return false;
+  }
+  for (const fs::path& dir : {fs::path(targets_dir), fs::path(targets_dir) / "openmp", fs::path(targets_dir) / "opencl"}) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      std::cerr << "mslport " << command << ": error: cannot create '" << dir.string() << "': " << ec.message() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Finishes what an interrupted regen left (its journal, stray temporaries)
+// and says so. false after printing why it could not.
+bool recover_targets(const std::string& targets_dir, const char* command) {
+  RecoveryReport report;
+  std::string err;
+  if (!recover_file_transaction(targets_dir,
+                                {(fs::path(targets_dir) / "openmp").string(), (fs::path(targets_dir) / "opencl").string()},
+                                &report, &err)) {
+    std::cerr << "mslport " << command << ": error: " << err << "\n";
+    return false;
+  }
+  if (report.completed)
+    std::cerr << "mslport " << command << ": completed an interrupted regen of " << targets_dir << "/ ("
+              << report.completed << " renames and removals)\n";
+  if (report.temporaries_removed)
+    std::cerr << "mslport " << command << ": removed " << report.temporaries_removed
+              << " temporary file(s) an interrupted regen left in " << targets_dir << "/\n";
+  return true;
+}
+
+}  // namespace
+
 int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, const TranslateOptions& options,
               bool time_report, bool force) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -162,51 +228,90 @@ int run_regen(const std::vector<std::string>& paths, const std::string& targets_
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }
-  // Skip sources whose content, translator binary and flags are as at the
-  // last regen and whose outputs are all still there.
-  fs::path stamp_path = fs::path(targets_dir) / ".regen-stamps";
-  std::map<std::string, std::string> old_stamps = read_stamps(stamp_path.string()), new_stamps;
+  if (sources.empty()) {
+    std::cerr << "mslport regen: error: no .metal files in";
+    for (auto& p : paths) std::cerr << " " << p;
+    std::cerr << "\n";
+    return 1;
+  }
+  if (!prepare_targets_dir(targets_dir, "regen") || !recover_targets(targets_dir, "regen")) return 1;
+
+  // Skip a source whose content, translator binary and flags are as at the
+  // last regen and whose four outputs still hold what that regen wrote.
+  RegenManifest old_manifest = read_manifest(targets_dir), new_manifest;
   std::string tool_id = self_hash() + translation_flags(options);
   std::vector<std::string> todo;
+  std::set<std::string> kept;  // outputs of skipped sources
   int skipped = 0;
   for (auto& src : sources) {
     std::string content;
-    read_file(src, &content);
+    if (!read_file(src, &content)) {
+      todo.push_back(src);  // translating it reports why it cannot be read
+      continue;
+    }
     std::string stamp = hex64(fnv1a(content + "\n" + tool_id));
-    new_stamps[src] = stamp;
-    std::string stem = fs::path(src).stem().string();
-    bool outputs = true;
-    for (auto rel : {"openmp/" + stem + ".cpp", "openmp/" + stem + ".h", "opencl/" + stem + ".cl",
-                     "opencl/" + stem + ".bindings.json"})
-      outputs = outputs && fs::exists(fs::path(targets_dir) / rel);
-    if (!force && outputs && old_stamps.count(src) && old_stamps[src] == stamp) ++skipped;
-    else todo.push_back(src);
+    auto old = old_manifest.find(src);
+    bool intact = !force && old != old_manifest.end() && old->second.stamp == stamp && !old->second.outputs.empty();
+    if (intact) {
+      for (auto& [rel, hash] : old->second.outputs) {
+        std::string now;
+        intact = intact && read_file((fs::path(targets_dir) / rel).string(), &now) && content_hash(now) == hash;
+      }
+    }
+    if (intact) {
+      ++skipped;
+      new_manifest[src] = old->second;
+      for (auto& [rel, hash] : old->second.outputs) kept.insert(rel);
+    } else {
+      new_manifest[src].stamp = stamp;
+      todo.push_back(src);
+    }
   }
   std::map<std::string, std::string> files;
-  if (!render_targets(todo, options, &files)) {
+  std::map<std::string, std::vector<std::string>> by_source;
+  if (!render_targets(todo, options, &files, &by_source)) {
     std::cerr << "mslport: error: nothing written to " << targets_dir << "/ (fix the errors above)\n";
     return 1;
   }
-  // The changed targets and the stamps, all or none.
-  std::vector<std::pair<std::string, std::string>> changed;
-  int unchanged = 0;
+  for (auto& [src, rels] : by_source) {
+    new_manifest[src].outputs.clear();
+    for (auto& rel : rels) new_manifest[src].outputs[rel] = content_hash(files[rel]);
+  }
+  for (const auto& rel : kept) {
+    if (files.count(rel)) {
+      std::cerr << "mslport: error: two sources would both write '" << rel << "' in " << targets_dir << "/\n";
+      return 1;
+    }
+  }
+  // The changed targets, the stale ones removed, and the manifest: all or
+  // none, across a crash too (support/file_transaction.h).
+  FileTransaction tx(targets_dir);
+  int unchanged = 0, written = 0;
   for (auto& [rel, content] : files) {
     fs::path p = fs::path(targets_dir) / rel;
-    fs::create_directories(p.parent_path());
     std::string old;
-    if (read_file(p.string(), &old) && old == content) ++unchanged;
-    else changed.emplace_back(p.string(), content);
+    if (read_file(p.string(), &old) && old == content) {
+      ++unchanged;
+    } else {
+      tx.write(p.string(), content);
+      ++written;
+    }
   }
-  const int written = static_cast<int>(changed.size());
-  std::string stamps;
-  for (auto& [src, stamp] : new_stamps) stamps += stamp + " " + src + "\n";
-  changed.emplace_back(stamp_path.string(), stamps);
-  if (!write_files_atomic(changed, &err)) {
+  std::vector<std::string> stale;
+  for (const auto& rel : existing_outputs(targets_dir))
+    if (!files.count(rel) && !kept.count(rel)) {
+      stale.push_back(rel);
+      tx.remove((fs::path(targets_dir) / rel).string());
+    }
+  tx.write(manifest_path(targets_dir), format_manifest(new_manifest));
+  if (!tx.commit(&err)) {
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }
+  for (const auto& rel : stale)
+    std::cerr << "mslport regen: removed " << (fs::path(targets_dir) / rel).string() << " (no source writes it)\n";
   std::cerr << "mslport regen: " << sources.size() << " sources (" << skipped << " unchanged, skipped), " << written
-            << " files written, " << unchanged << " files unchanged\n";
+            << " files written, " << unchanged << " files unchanged, " << stale.size() << " stale files removed\n";
   if (time_report)
     print_time_report(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count(),
                       double(std::clock() - cpu_start) / CLOCKS_PER_SEC, todo.size());
@@ -220,31 +325,52 @@ int run_diff(const std::vector<std::string>& paths, const std::string& targets_d
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }
+  if (sources.empty()) {
+    std::cerr << "mslport diff: error: no .metal files in";
+    for (auto& p : paths) std::cerr << " " << p;
+    std::cerr << "\n";
+    return 1;
+  }
+  std::error_code ec;
+  if (fs::exists(targets_dir, ec) && !fs::is_directory(targets_dir, ec)) {
+    std::cerr << "mslport diff: error: --targets '" << targets_dir << "' is not a directory\n";
+    return 1;
+  }
+  // A regen that died after its commit point is completed first: the tree
+  // is then the set that regen meant to write.
+  if (fs::is_directory(targets_dir, ec) && !recover_targets(targets_dir, "diff")) return 1;
   std::map<std::string, std::string> files;
   TranslateOptions plain = options;
   plain.line_directives = false;
   if (!render_targets(sources, plain, &files)) return 1;
   int drifted = 0;
-  fs::path tmpdir = fs::temp_directory_path() / ("mslport-diff-" + std::to_string(::getpid()));
-  fs::create_directories(tmpdir);
+  std::fflush(stdout);
   for (auto& [rel, content] : files) {
     fs::path committed = fs::path(targets_dir) / rel;
     std::string old;
-    if (read_file(committed.string(), &old) && old == content) continue;
+    bool exists = read_file(committed.string(), &old);
+    if (exists && old == content) continue;
     ++drifted;
-    fs::path fresh = tmpdir / fs::path(rel).filename();
-    write_file_atomic(fresh.string(), content, &err);
-    std::string cmd = "diff -u --label '" + committed.string() + " (committed)' --label '" + committed.string() +
-                      " (regenerated)' '" + (fs::exists(committed) ? committed.string() : std::string("/dev/null")) +
-                      "' '" + fresh.string() + "'";
-    std::fflush(stdout);
-    int rc = std::system(cmd.c_str());
-    (void)rc;
+    std::cout << unified_diff(old, content, exists ? committed.string() + " (committed)" : "/dev/null",
+                              committed.string() + " (regenerated)");
   }
-  fs::remove_all(tmpdir);
-  if (drifted) {
-    std::cerr << "mslport diff: " << drifted << " file(s) in " << targets_dir
-              << "/ differ from what `mslport regen` would write\n";
+  std::vector<std::string> stale;
+  for (const auto& rel : existing_outputs(targets_dir))
+    if (!files.count(rel)) stale.push_back(rel);
+  for (const auto& rel : stale) {
+    fs::path committed = fs::path(targets_dir) / rel;
+    std::string old;
+    read_file(committed.string(), &old);
+    std::cout << unified_diff(old, "", committed.string() + " (committed)", "/dev/null (no source writes it)");
+  }
+  std::cout.flush();
+  if (drifted || !stale.empty()) {
+    if (drifted)
+      std::cerr << "mslport diff: " << drifted << " file(s) in " << targets_dir
+                << "/ differ from what `mslport regen` would write\n";
+    for (const auto& rel : stale)
+      std::cerr << "mslport diff: stale: " << (fs::path(targets_dir) / rel).string()
+                << " (no source writes it; `mslport regen` removes it)\n";
     return 1;
   }
   std::cerr << "mslport diff: " << files.size() << " files up to date\n";

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -9,61 +11,106 @@
 #include "front/parse_metal.h"
 #include "ir/printer.h"
 #include "support/atomic_file.h"
+#include "support/large_stack.h"
 
 namespace fs = std::filesystem;
 
 namespace mslport::tool {
 
+namespace {
+
+// The emitted C++ with its header's declarations inline: one self-contained
+// file, for stdout and for stream destinations (/dev/null, a FIFO).
+std::string self_contained_cpp(const Translation& t) {
+  std::string cpp = t.cpp;
+  std::string inc = "#include \"" + t.stem + ".h\"\n";
+  auto pos = cpp.find(inc);
+  if (pos != std::string::npos) {
+    std::string hdr = t.header.substr(t.header.find("#pragma once\n") + 13);
+    cpp.replace(pos, inc.size(), hdr);
+  }
+  return cpp;
+}
+
+// Whether two paths name the same existing file (through links and
+// different spellings).
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+}  // namespace
+
 int run_translate(const std::string& file, const std::string& target, const std::string& output,
                   const TranslateOptions& options) {
+  Target tg = target == "opencl" ? Target::OpenCL : Target::OpenMP;
+  const bool to_stdout = output.empty() || output == "-";
+  // The files -o writes: PATH, and its companion (PATH.h, PATH.bindings.json).
+  std::vector<std::string> outputs;
+  if (!to_stdout) {
+    outputs.push_back(output);
+    if (!is_stream_destination(output)) {
+      fs::path companion(output);
+      companion.replace_extension(tg == Target::OpenMP ? ".h" : ".bindings.json");
+      if (companion.string() == output) {
+        std::cerr << "mslport: error: -o '" << output << "': the C++ output and its header would both be '" << output
+                  << "'; name the output X.cpp (its header is then X.h)\n";
+        return 1;
+      }
+      outputs.push_back(companion.string());
+    }
+    // As clang does: an output never overwrites the input.
+    for (const auto& o : outputs)
+      if (same_file(o, file)) {
+        std::cerr << "mslport: error: -o '" << output << "' would overwrite the input file '" << file << "'"
+                  << (o == output ? "" : " (through '" + o + "')") << "\n";
+        return 1;
+      }
+  }
+
   DiagEngine diags;
   Translation t;
-  Target tg = target == "opencl" ? Target::OpenCL : Target::OpenMP;
   bool ok = translate_file(file, tg, options, diags, &t);
   diags.print_all(std::cerr);
   report_skipped(t, options, /*always=*/ok, std::cerr);
   if (!ok) return 1;
-  if (tg == Target::OpenMP) {
-    if (output.empty() || output == "-") {
-      // One self-contained file on stdout: header declarations inline.
-      std::string cpp = t.cpp;
-      std::string inc = "#include \"" + t.stem + ".h\"\n";
-      auto pos = cpp.find(inc);
-      if (pos != std::string::npos) {
-        std::string hdr = t.header.substr(t.header.find("#pragma once\n") + 13);
-        cpp.replace(pos, inc.size(), hdr);
-      }
-      std::cout << cpp;
+  std::string err;
+  if (to_stdout || is_stream_destination(output)) {
+    // One stream: the C++ with its header inline, or the OpenCL C alone.
+    std::string text = tg == Target::OpenMP ? self_contained_cpp(t) : t.cl;
+    if (to_stdout) {
+      std::cout << text;
       return 0;
     }
-    std::string err;
-    fs::path out(output);
-    fs::path header = out;
-    header.replace_extension(".h");
-    std::string cpp = t.cpp;
-    std::string inc = "#include \"" + t.stem + ".h\"";
-    auto pos = cpp.find(inc);
-    if (pos != std::string::npos) cpp.replace(pos, inc.size(), "#include \"" + header.filename().string() + "\"");
-    if (!write_files_atomic({{header.string(), t.header}, {out.string(), cpp}}, &err)) {
+    if (!write_through(output, text, &err)) {
       std::cerr << "mslport: error: " << err << "\n";
       return 1;
     }
     return 0;
   }
-  if (output.empty() || output == "-") {
-    std::cout << t.cl;
+  if (tg == Target::OpenMP) {
+    fs::path header(outputs[1]);
+    std::string cpp = t.cpp;
+    std::string inc = "#include \"" + t.stem + ".h\"";
+    auto pos = cpp.find(inc);
+    if (pos != std::string::npos) cpp.replace(pos, inc.size(), "#include \"" + header.filename().string() + "\"");
+    if (!write_files_atomic({{outputs[1], t.header}, {output, cpp}}, &err)) {
+      std::cerr << "mslport: error: " << err << "\n";
+      return 1;
+    }
     return 0;
   }
-  std::string err;
-  fs::path bindings = fs::path(output).replace_extension(".bindings.json");
-  if (!write_files_atomic({{output, t.cl}, {bindings.string(), t.bindings}}, &err)) {
+  if (!write_files_atomic({{output, t.cl}, {outputs[1], t.bindings}}, &err)) {
     std::cerr << "mslport: error: " << err << "\n";
     return 1;
   }
   return 0;
 }
 
-int run_ir(const IrOptions& o) {
+namespace {
+
+int run_ir_on_this_stack(const IrOptions& o) {
   DiagEngine diags;
   auto m = front::parse_metal_file(o.file, diags, o.parse);
   diags.print_all(std::cerr);
@@ -131,6 +178,16 @@ int run_ir(const IrOptions& o) {
         return 1;
       }
   return 0;
+}
+
+}  // namespace
+
+int run_ir(const IrOptions& o) {
+  // The front end, the passes and the printer recurse over the input's
+  // nesting: on the translation's large stack (support/large_stack.h).
+  int status = 1;
+  run_with_stack(kTranslationStackBytes, [&] { status = run_ir_on_this_stack(o); });
+  return status;
 }
 
 }  // namespace mslport::tool

@@ -10,6 +10,7 @@
 #include "ir/verifier.h"
 #include "passes/inline_functions.h"
 #include "support/atomic_file.h"
+#include "support/large_stack.h"
 #include "support/phase_times.h"
 
 namespace fs = std::filesystem;
@@ -53,15 +54,21 @@ bool emit_isolating_kernels(ir::Module& module, const Emit& emit, DiagEngine& di
   return ok;
 }
 
-}  // namespace
 
-bool translate_file(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,
-                    Translation* out) {
+bool translate_on_this_stack(const std::string& path, Target target, const TranslateOptions& options,
+                             DiagEngine& diags, Translation* out) {
   out->source = path;
   out->stem = fs::path(path).stem().string();
   std::vector<SkippedKernel>& skipped = out->skipped;
   auto module = front::parse_metal_file(path, diags, options.parse, &skipped);
+  if (module)
+    for (auto& k : module->kernels) out->kernel_names.push_back(k.name);
+  for (auto& k : skipped) out->kernel_names.push_back(k.name);
   if (!module || diags.has_errors()) return false;
+  // Translating a file without a kernel is almost always a mistake (the
+  // wrong file, or kernels not marked `kernel`): say so, once.
+  if (module->kernels.empty() && skipped.empty())
+    diags.warning(ir::SourceLoc{path, 0, 0}, "no kernel in this file: the translation defines none");
   if (!options.kernels.empty()) {
     std::vector<ir::Kernel> keep;
     for (auto& name : options.kernels) {
@@ -143,12 +150,13 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
     module->functions.clear();
   }
   bool ok = true;
+  back::openmp::EmitOptions openmp;
+  openmp.tool_version = kVersion;
+  openmp.header_name = out->stem + ".h";
+  openmp.line_directives = options.line_directives;
+  openmp.sanitize = options.sanitize;
   if (target != Target::OpenCL) {
-    back::openmp::EmitOptions o;
-    o.tool_version = kVersion;
-    o.header_name = out->stem + ".h";
-    o.line_directives = options.line_directives;
-    o.sanitize = options.sanitize;
+    const back::openmp::EmitOptions& o = openmp;
     back::openmp::EmitResult r;
     PhaseTimer timer("C++/OpenMP: lowering passes + emit");
     ok = emit_isolating_kernels(
@@ -172,13 +180,8 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
     // A kernel OpenCL left out must leave the C++ too: both targets carry
     // the same kernels.
     if (ok && target == Target::All && module->kernels.size() != before) {
-      back::openmp::EmitOptions o2;
-      o2.tool_version = kVersion;
-      o2.header_name = out->stem + ".h";
-      o2.line_directives = options.line_directives;
-      o2.sanitize = options.sanitize;
       back::openmp::EmitResult r2;
-      ok = back::openmp::emit_module(*module, o2, diags, &r2);
+      ok = back::openmp::emit_module(*module, openmp, diags, &r2);
       out->cpp = std::move(r2.cpp_source);
       out->header = std::move(r2.header_source);
     }
@@ -189,14 +192,17 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
     // Nothing left: the reasons are the file's errors.
     for (auto& s : skipped)
       for (auto& r : s.reasons) diags.report(r.severity, r.loc, r.message);
-    bool any = !skipped.empty();
+    // A file without any kernel was warned about above and translates to
+    // an empty module; one whose kernels all failed is an error.
+    if (skipped.empty()) return true;
     skipped.clear();
-    diags.error(ir::SourceLoc{path, 0, 0}, any ? "no kernel of this file can be translated"
-                                               : "no kernel to translate in this file");
+    diags.error(ir::SourceLoc{path, 0, 0}, "no kernel of this file can be translated");
     return false;
   }
   return !(options.werror && !skipped.empty());
 }
+
+}  // namespace
 
 void report_skipped(const Translation& t, const TranslateOptions& options, bool always, std::ostream& os) {
   for (auto& s : t.skipped) {
@@ -212,6 +218,17 @@ void report_skipped(const Translation& t, const TranslateOptions& options, bool 
   if (always || !t.skipped.empty())
     os << t.source << ": " << t.kernels << " kernel" << (t.kernels == 1 ? "" : "s") << " translated, "
        << t.skipped.size() << " skipped\n";
+}
+
+bool translate_file(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,
+                    Translation* out) {
+  // Every phase recurses over the input's nesting (bounded by the front end
+  // at ir::kMaxNestingDepth): on a stack sized for that, not the 8 MB a
+  // process or std::thread gets.
+  bool ok = false;
+  run_with_stack(kTranslationStackBytes,
+                 [&] { ok = translate_on_this_stack(path, target, options, diags, out); });
+  return ok;
 }
 
 bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string* error) {
@@ -236,7 +253,12 @@ bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string*
 
 bool write_emitted(const Translation& t, const std::string& dir, runtime::EmittedFiles* files, std::string* error) {
   fs::path d(dir);
-  fs::create_directories(d);
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) {
+    *error = "cannot create '" + dir + "': " + ec.message();
+    return false;
+  }
   files->source = t.source;
   if (!t.cpp.empty()) {
     files->cpp = (d / (t.stem + ".cpp")).string();
@@ -256,8 +278,12 @@ std::vector<std::string> expand_sources(const std::vector<std::string>& paths, s
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       std::vector<std::string> found;
-      for (auto& e : fs::recursive_directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".metal") found.push_back(e.path().string());
+      for (fs::recursive_directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && it->path().extension() == ".metal") found.push_back(it->path().string());
+      if (ec) {
+        *error = p + ": cannot list: " + ec.message();
+        return {};
+      }
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {

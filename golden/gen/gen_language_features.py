@@ -19,7 +19,8 @@ EXACT = "dyadic inputs with few significant bits: every float32 operation is exa
 KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper_simd_divergent",
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
-           "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix"]
+           "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
+           "feat_vector_casts"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -164,6 +165,12 @@ def generate():
     struct_methods("small", "dispatchThreads 70 rows in 32-thread groups (last partial)", 70)
     builtin_types("small", "(2, 3) threadgroups of (16, 4) threads")
     matrix_ops("small", "dispatchThreads 50 vectors in 32-thread groups (last partial)", 50)
+    vector_casts("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
+    function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
+    function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
+                      {"scale_fc": 2.5, "use_bias": True})
+    function_constant("by_index", "function constant 0 (scale_fc) = -0.5 by index, use_bias = false; "
+                      "dispatchThreads 70", 70, {"0": -0.5, "use_bias": False})
 
 
 def struct_methods(case, desc, rows):
@@ -219,4 +226,39 @@ def matrix_ops(case, desc, n):
     # Sums of 8 products of eighths up to 2: every product has <= 14 significant
     # bits and the sums stay below 2^12, so float32 is exact in any order.
     c.write(3, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def vector_casts(case, desc, n):
+    rng = rng_for("feat_vector_casts", case)
+    h = eighths(rng, (n, 4)).astype(np.float16)      # k/8, |k| <= 80: exact in half
+    k = rng.integers(-1000, 1001, size=(n, 4)).astype(np.int32)
+    f = f32(rng.integers(-400, 401, size=(n, 4)) / 16.0)
+    f[0] = [2.9375, -2.9375, 0.5, -0.5]               # truncation toward zero, both signs
+    hv = h.astype(np.float64)
+    out = hv + 2.0 * hv + k.astype(np.float64) + np.trunc(f.astype(np.float64))
+    c = Case("feat_vector_casts", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "h", h.view(np.uint16))
+    c.read(1, "k", k)
+    c.read(2, "f", f)
+    c.write(3, "out", f32(out), 0, 0, "integers and eighths below 2^11: every float32 operation is exact")
+    c.save()
+
+
+def function_constant(case, desc, n, constants):
+    rng = rng_for("feat_function_constant", case)
+    x = eighths(rng, n)
+    bias = eighths(rng, 4)
+    scale = constants.get("scale_fc", constants.get("0", 1.0))
+    out = x.astype(np.float64) * scale
+    if constants.get("use_bias", False):
+        out += bias.astype(np.float64)[np.arange(n) % 4]
+    c = Case("feat_function_constant", case, desc)
+    c.function_constants(**constants)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    if constants.get("use_bias", False):
+        c.read(2, "bias", bias)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
     c.save()

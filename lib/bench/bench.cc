@@ -269,10 +269,52 @@ std::string cpu_name() {
   return "CPU";
 }
 
+// The kernels each module's X.bindings.json names: known without building
+// anything. False when a module has no readable bindings (then only a build
+// can tell).
+bool kernels_from_bindings(const std::vector<runtime::EmittedFiles>& modules,
+                           std::vector<std::set<std::string>>* per_module) {
+  for (const auto& m : modules) {
+    std::set<std::string> names;
+    try {
+      std::ifstream f(m.bindings);
+      if (m.bindings.empty() || !f) return false;
+      auto j = nlohmann::json::parse(f);
+      for (const auto& k : j.at("kernels")) names.insert(k.at("name").get<std::string>());
+    } catch (const std::exception&) {
+      return false;
+    }
+    per_module->push_back(std::move(names));
+  }
+  return true;
+}
+
 }  // namespace
 
-BenchReport run_bench(const BenchRequest& req) {
+BenchReport run_bench(const BenchRequest& request) {
   BenchReport report;
+  // With --kernel, a name no source has is an error before minutes of
+  // building, and only the modules holding the named kernels are built.
+  BenchRequest req = request;
+  std::vector<std::set<std::string>> module_kernels;
+  if (!req.kernels.empty() && kernels_from_bindings(req.modules, &module_kernels)) {
+    std::vector<std::string> known;
+    for (const auto& k : req.kernels) {
+      bool found = false;
+      for (const auto& names : module_kernels) found = found || names.count(k);
+      if (found) known.push_back(k);
+      else report.errors.push_back(k + ": not a kernel of the sources");
+    }
+    if (known.empty()) return report;
+    std::vector<runtime::EmittedFiles> needed;
+    for (size_t i = 0; i < req.modules.size(); ++i) {
+      bool wanted = false;
+      for (const auto& k : known) wanted = wanted || module_kernels[i].count(k);
+      if (wanted) needed.push_back(req.modules[i]);
+    }
+    req.modules = needed;
+    req.kernels = known;
+  }
   // Called after a CPU backend (OpenMP, or a CPU OpenCL device such as PoCL)
   // was timed, before another backend is: its idle workers spin for a while
   // (OpenMP: LLVM's KMP_BLOCKTIME, 200 ms; PoCL's pthread device likewise)

@@ -27,10 +27,10 @@ class Adapter {
     explicit_instantiations();
     function_template_parameters();
     address_space_method_qualifiers();
-    vector_static_casts();
     function_constants();
     kernel_attribute_lists();
     template_kernel_keywords();
+    casts_to_types();
     AdaptResult r;
     r.function_constants = function_constants_;
     r.function_constant_defined = function_constant_defined_;
@@ -296,28 +296,6 @@ class Adapter {
     }
   }
 
-  // `static_cast<int4>(v)`: C++ has no static_cast between vector types of
-  // different elements, Metal has (an element-wise conversion). It becomes
-  // the constructor form `int4(v)`, which converts likewise.
-  void vector_static_casts() {
-    static const char* kScalars[] = {"char", "uchar", "short", "ushort", "int", "uint", "long",
-                                     "ulong", "half", "bfloat", "float"};
-    auto vector_name = [&](const std::string& n) {
-      if (n.size() < 2 || n.back() < '2' || n.back() > '4') return false;
-      const std::string base = n.substr(0, n.size() - 1);
-      for (const char* sc : kScalars)
-        if (base == sc) return true;
-      return false;
-    };
-    for (size_t i = 0; i + 4 < t_.size(); ++i) {
-      if (!t_[i].ident("static_cast") || !punct(i + 1, "<") || t_[i + 2].kind != LexToken::Kind::Identifier ||
-          !vector_name(t_[i + 2].text) || !punct(i + 3, ">") || !punct(i + 4, "(") || covered(t_[i].begin))
-        continue;
-      if (!same_unit(i, i + 4)) continue;
-      replace(t_[i].begin, t_[i + 3].end, t_[i + 2].text, t_[i].directive >= 0);
-    }
-  }
-
   // constant T name [[function_constant(i)]];
   void function_constants() {
     for (size_t i = 0; i + 1 < t_.size(); ++i) {
@@ -475,6 +453,135 @@ class Adapter {
 
   const std::string& src_;
   const AdaptOptions& options_;
+  // ------------------------------------------------- casts to vector types --
+
+  // Is `name` a Metal vector type (float4, packed_half3, ...)?
+  static bool is_vector_type_name(const std::string& name) {
+    static const char* const kElements[] = {"bool", "char", "uchar", "short", "ushort", "int",   "uint",
+                                            "long", "ulong", "half", "float", "bfloat"};
+    std::string n = name.rfind("packed_", 0) == 0 ? name.substr(7) : name;
+    if (n.size() < 2 || n.back() < '2' || n.back() > '4') return false;
+    n.pop_back();
+    return std::any_of(std::begin(kElements), std::end(kElements), [&](const char* e) { return n == e; });
+  }
+
+  // Names declared as template type parameters (`typename T`, `class T`)
+  // anywhere in the file: in a cast they may stand for a vector type.
+  std::set<std::string> template_type_parameters() const {
+    std::set<std::string> out;
+    for (size_t i = 0; i + 2 < t_.size(); ++i) {
+      if (!(t_[i].ident("typename") || t_[i].ident("class")) || t_[i + 1].kind != LexToken::Kind::Identifier) continue;
+      if (punct(i + 2, ",") || punct(i + 2, ">") || punct(i + 2, ">>") || punct(i + 2, "=")) out.insert(t_[i + 1].text);
+    }
+    return out;
+  }
+
+  // The end (exclusive) of the postfix expression starting at token i: a
+  // name (qualified with ::) or a parenthesised expression, then any number
+  // of .name, ->name, [..], (..), ++, --. npos when it is not one this
+  // rewrite can delimit (a template-id, say).
+  size_t postfix_expression_end(size_t i) const {
+    size_t k = i;
+    if (k >= t_.size() || !same_unit(k, i)) return std::string::npos;
+    if (punct(k, "(")) {
+      k = matching_close(t_, k);
+      if (k >= t_.size()) return std::string::npos;
+      ++k;
+    } else if (t_[k].kind == LexToken::Kind::Identifier || t_[k].kind == LexToken::Kind::Number) {
+      ++k;
+      while (punct(k, "::") && k + 1 < t_.size() && t_[k + 1].kind == LexToken::Kind::Identifier) k += 2;
+      if (punct(k, "<")) return std::string::npos;
+    } else {
+      return std::string::npos;
+    }
+    while (k < t_.size() && same_unit(k, i)) {
+      if ((punct(k, ".") || punct(k, "->")) && k + 1 < t_.size() && t_[k + 1].kind == LexToken::Kind::Identifier) {
+        k += 2;
+        if (punct(k, "<")) return std::string::npos;
+      } else if (punct(k, "[") || punct(k, "(")) {
+        size_t c = matching_close(t_, k);
+        if (c >= t_.size()) return std::string::npos;
+        k = c + 1;
+      } else if (punct(k, "++") || punct(k, "--")) {
+        ++k;
+      } else {
+        break;
+      }
+    }
+    return k;
+  }
+
+  // A C-style cast to a vector type, `(float4)h` or `(T)(*src)` with T a
+  // template parameter, converts each element in Metal; clang's vector
+  // casts reinterpret the bits instead, or refuse vectors of another size.
+  // So does `static_cast<T>(x)`, and `T(x)` for a template parameter T.
+  // These become `float4(h)` (the shim's vector constructor) or
+  // `::metal::__mslport_convert<T>(x)` (a conversion for the front end).
+  // The operand of a C-style cast must be a name or a parenthesised
+  // expression with its postfix operators, optionally after a unary -, *,
+  // ! or ~; any other cast is left to clang. Parentheses after a name,
+  // `)`, `]` or `>` are a call's or a statement's (`if (T) x`), never a
+  // cast; `T(x)` is taken as a cast only where an expression must start
+  // (after an operator, `(`, `,` or `return`), not as a declaration.
+  void casts_to_types() {
+    std::set<std::string> type_params = template_type_parameters();
+    auto is_cast_type = [&](size_t i) {
+      return i < t_.size() && t_[i].kind == LexToken::Kind::Identifier &&
+             (is_vector_type_name(t_[i].text) || type_params.count(t_[i].text));
+    };
+    auto conversion = [&](size_t i) {  // the function a cast to t_[i] becomes, with its `(`
+      return is_vector_type_name(t_[i].text) ? t_[i].text + "(" : "::metal::__mslport_convert<" + t_[i].text + ">(";
+    };
+    auto expression_starts_after = [&](size_t i) {  // may an expression start at token i?
+      if (i == 0 || !same_unit(i - 1, i)) return false;
+      const LexToken& p = t_[i - 1];
+      if (p.ident("return") || p.ident("case") || p.ident("co_return")) return true;
+      if (p.kind != LexToken::Kind::Punct) return false;
+      static const std::set<std::string> ends = {")", "]", ">", ">>", ".", "->", "::", "++", "--", ";", "{", "}"};
+      return !ends.count(p.text);
+    };
+    auto no_top_level_comma = [&](size_t open) {
+      size_t c = matching_close(t_, open);
+      for (size_t k = open + 1; k < c && k < t_.size(); ++k) {
+        if (punct(k, "(") || punct(k, "[") || punct(k, "{")) k = matching_close(t_, k);
+        else if (punct(k, ",")) return false;
+      }
+      return c < t_.size();
+    };
+    for (size_t i = 0; i + 3 < t_.size(); ++i) {
+      if (covered(t_[i].begin)) continue;
+      // static_cast<T>(x)
+      if (t_[i].ident("static_cast") && punct(i + 1, "<") && is_cast_type(i + 2) && punct(i + 3, ">") &&
+          punct(i + 4, "(") && same_unit(i, i + 4)) {
+        replace(t_[i].begin, t_[i + 4].end, conversion(i + 2), false);
+        i += 4;
+        continue;
+      }
+      // T(x), T a template parameter
+      if (t_[i].kind == LexToken::Kind::Identifier && type_params.count(t_[i].text) && punct(i + 1, "(") &&
+          same_unit(i, i + 1) && !punct(i + 2, ")") && expression_starts_after(i) && no_top_level_comma(i + 1)) {
+        replace(t_[i].begin, t_[i + 1].end, conversion(i), false);
+        ++i;
+        continue;
+      }
+      // (T)x
+      if (!punct(i, "(") || !is_cast_type(i + 1) || !punct(i + 2, ")") || !same_unit(i, i + 2)) continue;
+      bool statement_start = i == 0 || !same_unit(i - 1, i) || punct(i - 1, ";") || punct(i - 1, "{") || punct(i - 1, "}");
+      if (!statement_start && !expression_starts_after(i)) continue;
+      size_t operand = i + 3;
+      if (punct(operand, "-") || punct(operand, "*") || punct(operand, "!") || punct(operand, "~")) ++operand;
+      size_t end = postfix_expression_end(operand);
+      if (end == std::string::npos || end <= operand || !same_unit(i, end - 1)) continue;
+      // `(f)(a, b)` calls a parenthesised name as often as `(T)(a, b)`
+      // casts a comma expression: left alone.
+      if (operand == i + 3 && punct(operand, "(") && !no_top_level_comma(operand)) continue;
+      if (covered(t_[end - 1].begin)) continue;
+      replace(t_[i].begin, t_[i + 2].end, conversion(i + 1), false);
+      insert(t_[end - 1].end, ")");
+      i += 2;
+    }
+  }
+
   Toks t_;
   std::vector<Edit> edits_;
   std::map<std::string, int> function_constants_;

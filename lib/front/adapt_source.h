@@ -36,6 +36,11 @@
 //    `__mslport_fc_defined_name`. A constant with no value is declared
 //    undefined (`__mslport_fc_undefined_name`), for the front end to
 //    diagnose where its value is used.
+//  * Casts to a vector type (`(float4)h`, `static_cast<float4>(i)`) and, for
+//    a template type parameter T, `(T)x`, `static_cast<T>(x)` and `T(x)`:
+//    Metal converts element by element where clang's vector casts
+//    reinterpret bits or refuse another size, so they become `float4(h)`
+//    (the shim's vector constructor) or `::metal::__mslport_convert<T>(x)`.
 #pragma once
 
 #include <map>

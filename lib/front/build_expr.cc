@@ -201,19 +201,18 @@ std::optional<bool> FunctionBuilder::specialized_condition(CXCursor cond) {
     FrontContext* ctx;
     bool* reads;
   } scan{&ctx_, &reads};
-  clang_visitChildren(
-      cond,
-      [](CXCursor x, CXCursor, CXClientData d) {
-        auto* s = static_cast<Scan*>(d);
-        if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
-          std::string n = spelling(clang_getCursorReferenced(x));
-          if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n) ||
-              s->ctx->function_constants.count(n))
-            *s->reads = true;
-        }
-        return CXChildVisit_Recurse;
-      },
-      &scan);
+  auto visit = [](CXCursor x, CXCursor, CXClientData d) {
+    auto* s = static_cast<Scan*>(d);
+    if (clang_getCursorKind(x) == CXCursor_DeclRefExpr) {
+      std::string n = spelling(clang_getCursorReferenced(x));
+      if (n.rfind(kFcDefinedPrefix, 0) == 0 || s->ctx->specialization_constants.count(n) ||
+          s->ctx->function_constants.count(n))
+        *s->reads = true;
+    }
+    return CXChildVisit_Recurse;
+  };
+  visit(cond, cond, &scan);  // the condition itself may be the name
+  clang_visitChildren(cond, visit, &scan);
   if (!reads) return std::nullopt;
   int64_t v = 0;
   if (!evaluate_int(cond, &v)) return std::nullopt;
@@ -250,7 +249,19 @@ bool FunctionBuilder::evaluate_int(CXCursor c, int64_t* value) {
   return ok;
 }
 
+NestingGuard::NestingGuard(FunctionBuilder& b, CXCursor c) : b_(b) {
+  too_deep_ = ++b_.depth_ > ir::kMaxNestingDepth;
+  if (too_deep_ && !b_.depth_reported_) {
+    b_.depth_reported_ = true;
+    b_.ctx_.error(c, "expressions and statements nest more than " + std::to_string(ir::kMaxNestingDepth) +
+                         " levels deep here, mslport's limit (split the expression or the if-else chain, e.g. "
+                         "with local variables)");
+  }
+}
+
 ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
+  NestingGuard nesting(*this, c);
+  if (nesting.too_deep()) return nullptr;
   switch (clang_getCursorKind(c)) {
     case CXCursor_IntegerLiteral: return int_literal(c);
     case CXCursor_FloatingLiteral: return float_literal(c);
@@ -402,8 +413,10 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       if (auto fc = ctx_.function_constants.find(name); fc != ctx_.function_constants.end()) {
         auto def = ctx_.function_constant_defined.find(name);
         if (def != ctx_.function_constant_defined.end() && !def->second) {
-          ctx_.error(c, "function constant '" + name + "' [[function_constant(" + std::to_string(fc->second) +
-                            ")]] has no value here: give one with --function-constant " + name +
+          // (An index written as an expression is not known here: -1.)
+          std::string index = fc->second >= 0 ? " [[function_constant(" + std::to_string(fc->second) + ")]]" : "";
+          ctx_.error(c, "function constant '" + name + "'" + index +
+                            " has no value here: give one with --function-constant " + name +
                             "=VALUE (or \"function_constants\" in the golden case)");
           return nullptr;
         }
@@ -478,6 +491,16 @@ ir::ExprPtr FunctionBuilder::binary(CXCursor c) {
   if (ch.size() != 2 || (!op && kind != CXBinaryOperator_Assign)) {
     ctx_.unsupported(c, "binary operator");
     return nullptr;
+  }
+  // `is_function_constant_defined(c) && c`: an operand that function
+  // constants decide decides the operator, and the other side is not
+  // evaluated (nor built: it may read a constant without a value).
+  if (kind == CXBinaryOperator_LAnd || kind == CXBinaryOperator_LOr) {
+    if (auto lhs = specialized_condition(ch[0])) {
+      bool decides = kind == CXBinaryOperator_LAnd ? !*lhs : *lhs;
+      if (decides) return ir::make_bool(*lhs, ctx_.loc(c));
+      return convert(expr(ch[1]), *t, ctx_.loc(c));
+    }
   }
   auto a = expr(ch[0]);
   auto b = expr(ch[1]);
@@ -703,6 +726,25 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       ctx_.unsupported(c, "'" + callee.name + "' inside an expression (it must be a statement of its own)");
       return nullptr;
     case Callee::Kind::VectorConstructor: return vector_construct(c, *t, arg_cursors);
+    case Callee::Kind::Conversion: {
+      // A scalar or vector conversion, as explicit_cast and the vector
+      // constructors build it; to anything else the shim's body (To(x)).
+      if (nargs != 1) break;
+      if (t->is_vector()) return vector_construct(c, *t, arg_cursors);
+      if (!t->is_scalar()) {  // a struct: a copy, or the shim's body (`(To)x`, its constructor)
+        if (clang_equalTypes(clang_getCanonicalType(clang_getCursorType(arg_cursors[0])),
+                             clang_getCanonicalType(clang_getCursorType(c))))
+          return expr(arg_cursors[0]);
+        return inline_call(c, fn);
+      }
+      auto a = expr(arg_cursors[0]);
+      if (!a) return nullptr;
+      if (a->type == *t) return a;
+      if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);
+      auto e = make(ir::Expr::Kind::Cast, *t, loc);
+      e->args.push_back(std::move(a));
+      return e;
+    }
     case Callee::Kind::SimdMatrix: return simd_matrix_call(c, callee.name, *t);
     case Callee::Kind::OtherMetal: {
       // Constant-foldable shim helpers (mem_flags operator|).
@@ -811,6 +853,7 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
   std::string name = spelling(fn);
   CXCursor def = clang_getCursorDefinition(fn);
   if (clang_Cursor_isNull(def)) {
+    if (report_unformed_instance(ctx_, c, fn)) return nullptr;
     ctx_.unsupported(c, "call to function '" + name + "' without a definition");
     return nullptr;
   }

@@ -170,6 +170,16 @@ const std::vector<Diagnostic>* function_errors(const FrontContext& ctx, CXCursor
   return nullptr;
 }
 
+bool report_unformed_instance(FrontContext& ctx, CXCursor call, CXCursor fn) {
+  // A template instance whose body clang could not form has no
+  // definition: the errors clang gave in the template are the reason.
+  const std::vector<Diagnostic>* errs = function_errors(ctx, fn);
+  if (!errs) return false;
+  for (auto& d : *errs) ctx.diags.report(d.severity, d.loc, d.message);
+  ctx.error(call, "'" + spelling(fn) + "' cannot be translated (errors above)");
+  return true;
+}
+
 namespace {
 
 // The default member initializers of a struct: field name -> initializer.
@@ -364,6 +374,7 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   // default member initializers.
   if (clang_Cursor_isNull(def) && clang_getCursorKind(fn) == CXCursor_Constructor) def = fn;
   if (clang_Cursor_isNull(def)) {
+    if (report_unformed_instance(ctx_, c, fn)) return nullptr;
     ctx_.unsupported(c, "call to function '" + spelling(fn) + "' without a definition");
     return nullptr;
   }

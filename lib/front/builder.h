@@ -130,6 +130,26 @@ class FunctionBuilder {
   // per active inlined call; and the functions being inlined (recursion).
   std::vector<std::map<std::string, const ir::Expr*>> substitutions_;
   std::vector<std::string> inline_stack_;
+
+  // How deep the expression or statement being built is nested; past
+  // ir::kMaxNestingDepth the construct is reported once and not built.
+  friend class NestingGuard;
+  int depth_ = 0;
+  bool depth_reported_ = false;
+};
+
+// Counts one level of nesting for as long as it lives (build_expr.cc).
+class NestingGuard {
+ public:
+  NestingGuard(FunctionBuilder& b, CXCursor c);
+  ~NestingGuard() { --b_.depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+  bool too_deep() const { return too_deep_; }
+
+ private:
+  FunctionBuilder& b_;
+  bool too_deep_ = false;
 };
 
 // Builds the kernel defined by `fn` (a FunctionDecl carrying the shim's

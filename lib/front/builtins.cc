@@ -17,6 +17,11 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     c.kind = Callee::Kind::NaN;
     return c;
   }
+  if (name == "__mslport_convert" && ctx.in_shim(fn)) {
+    c.kind = Callee::Kind::Conversion;
+    c.name = name;
+    return c;
+  }
   if (name.rfind("__mslport_make_", 0) == 0 && ctx.in_shim(fn)) {
     c.kind = Callee::Kind::VectorConstructor;
     c.name = name.substr(15);

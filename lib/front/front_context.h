@@ -70,6 +70,10 @@ std::string usr_of(CXCursor decl);
 // The clang errors inside `fn`'s body or its template's (partial
 // translation), or null.
 const std::vector<Diagnostic>* function_errors(const FrontContext& ctx, CXCursor fn);
+// A call of `fn` that has no definition: when fn is a template instance
+// clang could not form, reports the template's errors and that the call
+// cannot be translated (true); false when fn has no errors on record.
+bool report_unformed_instance(FrontContext& ctx, CXCursor call, CXCursor fn);
 
 // A declaration's template arguments as the user would write them
 // ("<float, 4>"), or "" when it is no template specialisation.

@@ -6,20 +6,22 @@
 #include "support/phase_times.h"
 
 #include <clang-c/Index.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <tuple>
-#include <fstream>
 #include <set>
-#include <sstream>
+#include <tuple>
 
 #include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/front_context.h"
+#include "front/included_files.h"
 #include "front/metal_lexer.h"
 #include "front/types.h"
+#include "support/regular_file.h"
 
 #ifndef MSLPORT_METAL_SHIM_DIR
 #error "MSLPORT_METAL_SHIM_DIR must be defined (lib/front/CMakeLists.txt)"
@@ -352,106 +354,43 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
   }
 }
 
-// A user file, adapted (adapt_source.h), to hand to clang in place of the
-// file on disk.
-struct SourceFile {
-  std::string path;  // as clang will open it
-  std::string text;
-};
-
-// Reads a user file for the parse: regular files only, at most
-// kMaxSourceBytes. Returns false with *why set otherwise.
-bool read_user_file(const std::string& path, std::string* text, std::string* why) {
-  std::error_code ec;
-  auto st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::is_regular_file(st)) {
-    *why = "not a regular file";
-    return false;
-  }
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxSourceBytes) {
-    *why = "larger than " + std::to_string(kMaxSourceBytes >> 20) + " MiB";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot be read";
-    return false;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  *text = ss.str();
-  return true;
-}
-
-// The files the main file includes from the user's directories, found the
-// way clang searches (quoted: beside the including file, then -I; angled:
-// -I), each adapted once. Headers of the shim are clang's own business.
-// Includes under a false #if are followed too, and a name that resolves to
-// nothing is left for clang to report (if it is really included).
-void collect_user_files(FrontContext& ctx, const ParseOptions& options, std::vector<SourceFile>& files,
-                        const AdaptOptions& adapt) {
-  std::set<std::string> seen;
-  for (size_t f = 0; f < files.size(); ++f) {
-    std::error_code ec;
-    seen.insert(std::filesystem::weakly_canonical(files[f].path, ec).string());
-  }
-  for (size_t f = 0; f < files.size(); ++f) {
-    LexedSource lexed = lex_metal(files[f].text);
-    const auto& t = lexed.tokens;
-    std::filesystem::path dir = std::filesystem::path(files[f].path).parent_path();
-    for (size_t i = 0; i + 2 < t.size(); ++i) {
-      if (!(t[i].text == "#" && t[i].directive >= 0 && t[i + 1].ident("include") &&
-            t[i + 2].directive == t[i].directive))
-        continue;
-      std::string name;
-      bool quoted = t[i + 2].kind == LexToken::Kind::String && t[i + 2].text.size() >= 2 && t[i + 2].text[0] == '"';
-      if (quoted) {
-        name = t[i + 2].text.substr(1, t[i + 2].text.size() - 2);
-      } else if (t[i + 2].text == "<") {
-        size_t k = i + 3;
-        while (k < t.size() && t[k].directive == t[i].directive && t[k].text != ">") ++k;
-        if (k >= t.size() || t[k].text != ">") continue;
-        name = files[f].text.substr(t[i + 2].end, t[k].begin - t[i + 2].end);
-      } else {
-        continue;  // a computed include: clang resolves it
-      }
-      std::vector<std::filesystem::path> candidates;
-      if (std::filesystem::path(name).is_absolute()) {
-        candidates.push_back(name);
-      } else {
-        if (quoted) candidates.push_back(dir / name);
-        for (auto& d : options.include_dirs) candidates.push_back(std::filesystem::path(d) / name);
-      }
-      for (auto& c : candidates) {
-        std::error_code ec;
-        if (!std::filesystem::exists(c, ec)) continue;
-        std::string canon = std::filesystem::weakly_canonical(c, ec).string();
-        if (ctx.in_shim_path(canon)) break;
-        if (seen.count(canon)) break;
-        seen.insert(canon);
-        SourceFile sf;
-        sf.path = c.lexically_normal().string();
-        std::string why;
-        ir::SourceLoc at{files[f].path == ctx.main_path ? ctx.main_path : files[f].path, t[i].line, 1};
-        if (!read_user_file(sf.path, &sf.text, &why)) {
-          ctx.error(at, "cannot include '" + name + "': " + sf.path + " is " + why);
-          break;
-        }
-        AdaptResult a = adapt_metal_source(sf.text, adapt);
-        for (auto& [line, msg] : a.errors) ctx.error(ir::SourceLoc{sf.path, line, 1}, msg);
-        for (auto& [line, msg] : a.warnings) ctx.diags.warning(ir::SourceLoc{sf.path, line, 1}, msg);
-        for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
-        for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
-        sf.text = std::move(a.text);
-        files.push_back(std::move(sf));
-        break;
-      }
-    }
-  }
+// Whether clang entered only files read_included_files had read (a name
+// resolved differently would have been read by clang itself, unchecked):
+// the check that the mechanism has no gap.
+bool all_inclusions_read(CXTranslationUnit tu, const std::string& main_path,
+                         const std::vector<IncludedFile>& included, DiagEngine& diags) {
+  struct Visit {
+    std::set<std::pair<dev_t, ino_t>> known;
+    std::set<std::string> known_names;
+    std::vector<std::string> unknown;
+  } v;
+  auto add = [&](const std::string& p) {
+    v.known_names.insert(p);
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0) v.known.insert({st.st_dev, st.st_ino});
+  };
+  add(main_path);
+  for (const auto& f : included) add(f.path);
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+        auto* v = static_cast<Visit*>(data);
+        std::string name = take(clang_getFileName(file));
+        struct stat st;
+        bool known = v->known_names.count(name) ||
+                     (::stat(name.c_str(), &st) == 0 && v->known.count({st.st_dev, st.st_ino}));
+        if (!known) v->unknown.push_back(name);
+      },
+      &v);
+  for (const auto& name : v.unknown)
+    diags.error(ir::SourceLoc{main_path, 0, 0},
+                "internal error: clang included '" + name + "', which the front end's include check did not read");
+  return v.unknown.empty();
 }
 
 }  // namespace
+
+void parse_on_calling_thread() { ::setenv("LIBCLANG_NOTHREADS", "1", 1); }
 
 std::optional<ir::Module> parse_metal_source(const std::string& path, const std::string& text, DiagEngine& diags,
                                              const ParseOptions& options, std::vector<SkippedKernel>* skipped) {
@@ -472,34 +411,20 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     return std::nullopt;
   }
 
-  // Metal syntax clang does not take is adapted first, in the main file and
-  // in every header of the user's it includes (adapt_source.h).
-  AdaptOptions adapt;
-  adapt.function_constants = options.function_constants;
-  std::vector<SourceFile> files;
-  {
-    PhaseTimer timer("front end: source adaptation");
-    AdaptResult a = adapt_metal_source(text, adapt);
-    for (auto& [line, msg] : a.errors) diags.error(ir::SourceLoc{path, line, 1}, msg);
-    for (auto& [line, msg] : a.warnings) diags.warning(ir::SourceLoc{path, line, 1}, msg);
-    for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
-    for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
-    files.push_back(SourceFile{path, std::move(a.text)});
-    collect_user_files(ctx, options, files, adapt);
-  }
-  if (diags.has_errors()) return std::nullopt;
-
   // C++ for OpenCL is the closest clang language to Metal: address spaces,
   // ext vectors and C++ templates. -cl-no-stdinc keeps OpenCL's builtin
   // declarations (exp, max, ...) from clashing with namespace metal.
   // Metal has no double: -cl-single-precision-constant makes unsuffixed
   // literals (`0.5`) take part in float arithmetic, as in Metal.
+  // -nostdinc: a kernel has no use for the host's C headers, and without
+  // them the include search is exactly the directories named here, which
+  // read_included_files mirrors.
   // -ferror-limit=0: partial translation wants every error, not the first
   // 20. Function constants without a value read as 0 in the parse, where
   // clang's division-by-zero warnings are noise.
-  std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-Wno-unknown-attributes",
-                                   "-cl-single-precision-constant", "-Xclang", "-cl-ext=+__cl_clang_function_pointers",
-                                   "-ferror-limit=0", "-Wno-division-by-zero",
+  std::vector<std::string> args = {"-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-nostdinc",
+                                   "-Wno-unknown-attributes", "-cl-single-precision-constant", "-Xclang",
+                                   "-cl-ext=+__cl_clang_function_pointers", "-ferror-limit=0", "-Wno-division-by-zero",
                                    // `const constant T` is `const __constant const T` with the shim's constant
                                    "-Wno-duplicate-decl-specifier"};
   for (auto& d : options.include_dirs) {
@@ -511,17 +436,62 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   for (const char* m : kPredefinedMacros) args.push_back(std::string("-D") + m);
   // Metal's scalar and vector types, and its keywords, exist before any
   // #include (a header may use int32_t before including <metal_stdlib>).
+  std::string prelude = (std::filesystem::path(shim) / "metal_stdlib").string();
   args.push_back("-include");
-  args.push_back((std::filesystem::path(shim) / "metal_stdlib").string());
+  args.push_back(prelude);
   for (auto& d : options.defines) args.push_back("-D" + d);
   for (auto& u : options.undefines) args.push_back("-U" + u);
   for (auto& a : options.extra_args) args.push_back(a);
   std::vector<const char*> argv;
   for (auto& a : args) argv.push_back(a.c_str());
 
+  // Every file the parse may include, read (bounded, regular files only)
+  // before clang could read one itself (front/included_files.h): the
+  // prelude and what it includes, then the main file's includes.
+  std::vector<IncludedFile> included(1);
+  {
+    std::string why;
+    included[0].path = prelude;
+    if (!read_regular_file(prelude, kMaxIncludedFileBytes, &included[0].text, &why)) {
+      diags.error(ir::SourceLoc{path, 0, 0}, "mslport's Metal headers cannot be read: " + why + " (reinstall mslport)");
+      return std::nullopt;
+    }
+  }
+  IncludeSearch search = include_search_from_args(args);
+  if (!read_included_files(prelude, included[0].text, search, &included, diags)) return std::nullopt;
+  size_t shim_files = included.size();
+  if (!read_included_files(path, text, search, &included, diags)) return std::nullopt;
+
+  // Metal syntax clang does not take is adapted first, in the main file and
+  // in every header of the user's it includes (adapt_source.h); mslport's
+  // own headers are written for clang already.
+  AdaptOptions adapt;
+  adapt.function_constants = options.function_constants;
+  std::string main_text;
+  {
+    PhaseTimer timer("front end: source adaptation");
+    auto adapt_file = [&](const std::string& file, const std::string& in, std::string* out) {
+      AdaptResult a = adapt_metal_source(in, adapt);
+      for (auto& [line, msg] : a.errors) diags.error(ir::SourceLoc{file, line, 1}, msg);
+      for (auto& [line, msg] : a.warnings) diags.warning(ir::SourceLoc{file, line, 1}, msg);
+      for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
+      for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
+      *out = std::move(a.text);
+    };
+    adapt_file(path, text, &main_text);
+    for (size_t i = shim_files; i < included.size(); ++i) {
+      std::string canon = std::filesystem::weakly_canonical(included[i].path, ec).string();
+      if (ctx.in_shim_path(canon)) continue;
+      std::string adapted;
+      adapt_file(included[i].path, included[i].text, &adapted);
+      included[i].text = std::move(adapted);
+    }
+  }
+  if (diags.has_errors()) return std::nullopt;
+  std::vector<CXUnsavedFile> unsaved{{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
+  for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
-  std::vector<CXUnsavedFile> unsaved;
-  for (auto& f : files) unsaved.push_back(CXUnsavedFile{f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
   CXTranslationUnit tu = nullptr;
   CXErrorCode err;
   {
@@ -540,6 +510,11 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   }
   ctx.tu = tu;
   ctx.main_file = clang_getFile(tu, path.c_str());
+  if (!all_inclusions_read(tu, path, included, diags)) {
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return std::nullopt;
+  }
 
   int before = diags.error_count();
   {
@@ -577,14 +552,17 @@ std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& 
     diags.error(ir::SourceLoc{path, 0, 0}, "'" + path + "' is a directory, not a .metal file");
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  if (!std::filesystem::exists(path, ec)) {
     diags.error(ir::SourceLoc{path, 0, 0}, "cannot open file '" + path + "'");
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_metal_source(path, ss.str(), diags, options, skipped);
+  // Bounded, and regular files only: /dev/zero or a FIFO is an error.
+  std::string text, why;
+  if (!read_regular_file(path, kMaxIncludedFileBytes, &text, &why)) {
+    diags.error(ir::SourceLoc{path, 0, 0}, "cannot read the source: " + why);
+    return std::nullopt;
+  }
+  return parse_metal_source(path, text, diags, options, skipped);
 }
 
 }  // namespace mslport::front

@@ -33,9 +33,14 @@ struct ParseOptions {
 // on macOS with bfloat support. -U and -D on the command line change them.
 inline const char* const kPredefinedMacros[] = {"__METAL_VERSION__=320", "__METAL_MACOS__=1", "__HAVE_BFLOAT__=1"};
 
-// User files larger than this are refused (an include of a device or an
-// endless file must not make the parse grow without bound).
-constexpr size_t kMaxSourceBytes = 64u << 20;
+
+// libclang parses on a thread of its own with an 8 MB stack, which clang's
+// parser overflows on deeply nested input (it recurses once per `?:` of a
+// chain). This makes libclang parse on the calling thread instead, whose
+// stack mslport sizes for ir::kMaxNestingDepth (support/large_stack.h).
+// It sets an environment variable that libclang reads (LIBCLANG_NOTHREADS):
+// call it once at program start, before any other thread runs.
+void parse_on_calling_thread();
 
 // Returns nullopt when any error was reported to `diags` (clang's own
 // diagnostics are passed through with the user's file:line:col).

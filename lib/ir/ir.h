@@ -124,6 +124,12 @@ constexpr int kSimdWidth = 32;
 // Metal's limits that the runtimes and diagnostics enforce.
 constexpr int kMaxThreadsPerThreadgroup = 1024;
 constexpr int kMaxThreadgroupMemoryBytes = 32 * 1024;
+// How deep expressions and statements may nest in a kernel (a sum of N
+// terms nests N deep, an else-if chain of N as deep). Every pass and backend
+// walks the IR recursively, so the front end rejects deeper input with an
+// error, and the translation runs on a stack sized for this depth
+// (support/large_stack.h).
+constexpr int kMaxNestingDepth = 10000;
 
 enum class CollectiveOp {
   SimdSum, SimdProduct, SimdMax, SimdMin, SimdAnd, SimdOr, SimdXor,

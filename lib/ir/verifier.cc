@@ -24,9 +24,14 @@ struct Verifier {
       case Expr::Kind::TgAllocRef:  // `threadgroup float x;`
         return true;
       case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref;
-      case Expr::Kind::ParamRef:  // a helper's parameters: the caller's object, or the helper's own copy
-        return e.index >= 0 && e.index < (int)k.params.size() &&
-               (k.params[e.index].kind == Param::Kind::Reference || k.params[e.index].kind == Param::Kind::Value);
+      case Expr::Kind::ParamRef: {
+        // A helper's parameters (the caller's object, or the helper's own
+        // copy) and a kernel's `constant T&` buffer name objects.
+        if (e.index < 0 || e.index >= (int)k.params.size()) return false;
+        Param::Kind pk = k.params[e.index].kind;
+        return pk == Param::Kind::Reference || pk == Param::Kind::Value || pk == Param::Kind::ConstantRef ||
+               pk == Param::Kind::ConstantValue;
+      }
       default: return false;
     }
   }

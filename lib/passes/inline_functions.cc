@@ -316,6 +316,11 @@ struct Inliner {
   bool ok = true;
   int depth = 0;
 
+  // Variables of the kernel whose address is taken anywhere (`&x`, `&a[i]`),
+  // found before inlining moves statements around.
+  std::set<int> address_taken_vars;
+  const std::set<int>& address_taken() const { return address_taken_vars; }
+
   void block(Stmt& b) {
     std::vector<StmtPtr> in = std::move(b.stmts), out;
     for (auto& s : in) stmt(std::move(s), out);
@@ -523,7 +528,10 @@ struct Inliner {
         continue;
       }
       // By value (or a const reference bound to a temporary).
-      bool leaf = is_leaf_value(*a) && !(a->kind == Expr::Kind::VarRef && vars_written_by_call.count(a->index));
+      // A variable whose address is taken may change through a pointer while
+      // the body runs: its value is copied, as C++ copies the argument.
+      bool leaf = is_leaf_value(*a) && !(a->kind == Expr::Kind::VarRef && (vars_written_by_call.count(a->index) ||
+                                                                          address_taken().count(a->index)));
       if (leaf && !written.count((int)i)) {
         by_param[i] = std::move(a);
         continue;
@@ -588,6 +596,11 @@ struct Inliner {
 bool inline_functions(const Module& m, Kernel& k, DiagEngine& diags) {
   if (!k.body || !stmt_contains_call(*k.body)) return true;
   Inliner in{m, k, diags};
+  walk_stmt_exprs(*k.body, [&](const Expr& e) {
+    int v = address_taken_variable(e);
+    if (v >= 0) in.address_taken_vars.insert(v);
+    return true;
+  });
   in.block(*k.body);
   return in.ok;
 }

@@ -6,8 +6,10 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "runtime/runner.h"
+#include "support/file_transaction.h"
 
 namespace fs = std::filesystem;
 
@@ -16,6 +18,12 @@ namespace mslport::runtime {
 std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, std::string* error) {
   std::set<std::string> stems;
   std::error_code ec;
+  if (has_unfinished_transaction(targets_dir)) {
+    if (error)
+      *error = "an interrupted `mslport regen` left " + targets_dir + "/ half-written; run `mslport regen` (or "
+               "`mslport diff`) to complete it";
+    return {};
+  }
   for (auto sub : {"openmp", "opencl"}) {
     fs::path d = fs::path(targets_dir) / sub;
     if (!fs::is_directory(d, ec)) continue;
@@ -43,7 +51,19 @@ std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, s
 }
 
 int check_emitted(const CheckRequest& req, bool failed) {
+  // The golden cases first: a missing --golden is known in a millisecond,
+  // before minutes of building.
+  std::error_code ec;
+  if (!fs::exists(req.golden_dir, ec)) {
+    std::cerr << "mslport: error: --golden '" << req.golden_dir << "': no such directory\n";
+    return 1;
+  }
+  std::vector<LoadError> load_errors;
+  auto cases = load_golden_dir(req.golden_dir, &load_errors);
+  for (auto& e : load_errors) std::cerr << e.file << ": error: " << e.message << "\n";
+
   std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<std::string> sources;  // of each executor, for messages
   for (auto& m : req.modules) {
     for (auto& target : req.targets) {
       std::string err;
@@ -61,12 +81,25 @@ int check_emitted(const CheckRequest& req, bool failed) {
         failed = true;
         continue;
       }
+      ex->set_case_timeout(req.case_timeout_s);
+      ex->set_function_constants(m.function_constants);
       executors.push_back(std::move(ex));
+      sources.push_back(m.source);
     }
   }
-  std::vector<LoadError> load_errors;
-  auto cases = load_golden_dir(req.golden_dir, &load_errors);
-  for (auto& e : load_errors) std::cerr << e.file << ": error: " << e.message << "\n";
+  // One definition per kernel and target: a stale module beside a fresh one
+  // would otherwise decide by the order of the files.
+  std::map<std::tuple<std::string, std::string, std::map<std::string, std::string>>, std::string> defined;
+  for (size_t i = 0; i < executors.size(); ++i)
+    for (const auto& k : executors[i]->kernel_names()) {
+      auto [it, fresh] =
+          defined.emplace(std::make_tuple(executors[i]->target(), k, executors[i]->function_constants()), sources[i]);
+      if (!fresh) {
+        std::cerr << "mslport: error: kernel '" << k << "' is defined by both " << it->second << " and " << sources[i]
+                  << " (" << executors[i]->target() << "); only the first is run\n";
+        failed = true;
+      }
+    }
   std::vector<Executor*> raw;
   for (auto& e : executors) raw.push_back(e.get());
   // A --kernel that names nothing would otherwise check nothing and pass.
@@ -102,7 +135,20 @@ int check_emitted(const CheckRequest& req, bool failed) {
   if (req.sanitize && req.format != "json") std::cout << findings.size() << " sanitizer findings\n";
   failed = failed || !findings.empty();
   failed = failed || !load_errors.empty();
-  for (auto& r : results) failed = failed || r.status == "fail" || r.status == "error";
+  size_t ran = 0;
+  for (auto& r : results) {
+    failed = failed || r.status == "fail" || r.status == "error";
+    ran += r.status != "not_covered";
+  }
+  if (ran == 0) {
+    if (cases.empty())
+      std::cerr << "mslport: error: no golden case under '" << req.golden_dir << "': nothing was checked\n";
+    else
+      std::cerr << "mslport: error: none of the " << cases.size() << " golden cases under '" << req.golden_dir
+                << "' is of a kernel in the checked modules" << (req.kernels.empty() ? "" : " and --kernel")
+                << ": nothing was checked\n";
+    failed = true;
+  }
   return failed ? 1 : 0;
 }
 

@@ -1,6 +1,9 @@
 #include "runtime/golden_case.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -11,6 +14,7 @@
 #include "mslport/kernel_abi.h"
 #include "runtime/compare.h"
 #include "runtime/npy.h"
+#include "support/regular_file.h"
 
 namespace mslport::runtime {
 
@@ -67,10 +71,43 @@ class CaseParser {
         c.threadgroup_memory.push_back(s);
       }
     }
+    if (root.contains("function_constants")) c.function_constants = parse_function_constants(root["function_constants"]);
     return c;
   }
 
  private:
+  // {"NAME": true | false | number, ...}: the values the kernel is
+  // specialised with, as the C++ literals the front end substitutes.
+  std::map<std::string, std::string> parse_function_constants(const json& fc) {
+    if (!fc.is_object()) fail("function_constants", "expected an object, got " + type_name(fc));
+    std::map<std::string, std::string> out;
+    for (auto it = fc.begin(); it != fc.end(); ++it) {
+      const std::string& name = it.key();
+      std::string path = "function_constants." + name;
+      bool identifier = !name.empty() && !std::isdigit((unsigned char)name[0]);
+      for (char ch : name) identifier = identifier && (std::isalnum((unsigned char)ch) || ch == '_');
+      bool index = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) { return std::isdigit((unsigned char)ch); });
+      if (!identifier && !index) fail(path, "a function constant is named by an identifier or an index");
+      const json& v = it.value();
+      if (v.is_boolean()) out[name] = v.get<bool>() ? "true" : "false";
+      else if (v.is_number_integer()) out[name] = std::to_string(v.get<int64_t>());
+      else if (v.is_number_unsigned()) out[name] = std::to_string(v.get<uint64_t>());
+      else if (v.is_number_float()) {
+        double d = v.get<double>();
+        if (!std::isfinite(d)) fail(path, "expected a finite number");
+        std::ostringstream os;
+        os.precision(17);
+        os << d;
+        std::string text = os.str();
+        if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+        out[name] = text;
+      } else {
+        fail(path, "expected true, false or a number, got " + type_name(v));
+      }
+    }
+    return out;
+  }
+
   [[noreturn]] void fail(const std::string& field, const std::string& msg) {
     throw CaseError{file_, field.empty() ? msg : "field '" + field + "': " + msg};
   }
@@ -145,8 +182,10 @@ class CaseParser {
     } else {
       s.dispatch_threads = true;
       s.grid_threads = uint3(d, "threads", "dispatch.threads");
+      // In 64 bits: a grid near 2^32 threads must not wrap to no threadgroup.
       for (int i = 0; i < 3; ++i)
-        s.threadgroups[i] = (s.grid_threads[i] + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i];
+        s.threadgroups[i] = static_cast<uint32_t>(
+            (uint64_t{s.grid_threads[i]} + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i]);
     }
     return s;
   }
@@ -250,15 +289,14 @@ bool parse_golden_case(const std::string& json_text, const std::string& dir, con
 }
 
 bool load_golden_case(const std::string& case_json_path, GoldenCase* out, LoadError* error) {
-  std::ifstream f(case_json_path, std::ios::binary);
-  if (!f) {
-    *error = LoadError{case_json_path, "cannot open"};
+  std::string text, why;
+  if (!read_regular_file(case_json_path, kMaxCaseJsonBytes, &text, &why)) {
+    *error = LoadError{case_json_path, why};
     return false;
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  std::string dir = fs::absolute(fs::path(case_json_path)).parent_path().lexically_normal().string();
-  return parse_golden_case(ss.str(), dir, case_json_path, out, error);
+  std::error_code ec;
+  std::string dir = fs::absolute(fs::path(case_json_path), ec).parent_path().lexically_normal().string();
+  return parse_golden_case(text, dir, case_json_path, out, error);
 }
 
 std::vector<GoldenCase> load_golden_dir(const std::string& root, std::vector<LoadError>* errors) {

@@ -8,6 +8,9 @@
 
 namespace mslport::runtime {
 
+// A case.json is a page of JSON; one larger than this is not a case.
+constexpr size_t kMaxCaseJsonBytes = 1 << 20;
+
 // Loads one case.json. On a malformed case returns false and fills *error
 // with the file at fault (the case.json, or the .npy a field names) and a
 // message that names the field (e.g. "buffers[1].expected: ...").

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "support/regular_file.h"
+
 namespace mslport::runtime {
 
 namespace {
@@ -16,11 +18,16 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
 
+// Element count of a shape; callers have checked (parse_shape) that it
+// does not overflow.
 size_t product(const std::vector<size_t>& shape) {
   size_t n = 1;
   for (size_t d : shape) n *= d;
   return n;
 }
+
+// a * b, or false when it does not fit in size_t.
+bool checked_mul(size_t a, size_t b, size_t* out) { return !__builtin_mul_overflow(a, b, out); }
 
 // A tiny parser for the Python literal in the header: a dict whose values are
 // strings, booleans, None, integers, tuples, lists and dicts. Only what the
@@ -149,7 +156,23 @@ bool parse_shape(const std::string& text, std::vector<size_t>* shape, std::strin
       *error = "'shape' has a non-integer entry: " + item;
       return false;
     }
-    shape->push_back(std::stoull(item));
+    size_t d = 0;
+    for (char c : item) {
+      if (!checked_mul(d, 10, &d) || __builtin_add_overflow(d, size_t(c - '0'), &d)) {
+        *error = "'shape' entry " + item + " does not fit in 64 bits";
+        return false;
+      }
+    }
+    shape->push_back(d);
+  }
+  // The element count, and with it every size computed from the shape,
+  // must fit in 64 bits.
+  size_t n = 1;
+  for (size_t d : *shape) {
+    if (!checked_mul(n, d, &n)) {
+      *error = "'shape' " + t + " has more than 2^64 elements";
+      return false;
+    }
   }
   return true;
 }
@@ -173,26 +196,10 @@ std::vector<uint8_t> fortran_to_c(const std::vector<uint8_t>& in, const std::vec
   return out;
 }
 
+// Regular files only: a .npy path naming /dev/zero or a FIFO must be an
+// error, not a read that never ends.
 bool read_file_bytes(const std::string& path, std::string* out, size_t limit, std::string* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    *error = "cannot open " + path;
-    return false;
-  }
-  if (limit == SIZE_MAX) {
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    *out = ss.str();
-  } else {
-    out->resize(limit);
-    f.read(out->data(), static_cast<std::streamsize>(limit));
-    out->resize(static_cast<size_t>(f.gcount()));
-  }
-  if (f.bad()) {
-    *error = "error reading " + path;
-    return false;
-  }
-  return true;
+  return read_regular_file_prefix(path, limit, out, error);
 }
 
 }  // namespace
@@ -208,7 +215,10 @@ bool parse_scalar_descr(const std::string& descr, char* kind, size_t* itemsize, 
   char order = descr[0];
   char k = descr[1];
   std::string digits = descr.substr(2);
-  if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
+  // No dtype has an item of more than 6 digits of bytes; longer would not
+  // even convert.
+  if (digits.empty() || digits.size() > 6 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
     *error = "unsupported dtype '" + descr + "'";
     return false;
   }
@@ -243,24 +253,34 @@ bool parse_npy_header(const std::string& bytes, size_t total_bytes, NpyHeader* o
     return false;
   }
   uint8_t major = static_cast<uint8_t>(bytes[6]);
+  const std::string version = std::to_string(major) + "." + std::to_string(static_cast<uint8_t>(bytes[7]));
   size_t header_len = 0, prefix = 0;
   if (major == 1) {
     header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     prefix = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) {
-      *error = "truncated .npy header";
+      *error = "truncated .npy file: a version " + version + " header starts with 12 bytes, the file has " +
+               std::to_string(bytes.size());
       return false;
     }
     header_len = 0;
     for (int i = 0; i < 4; ++i) header_len |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
     prefix = 12;
   } else {
-    *error = "unsupported .npy format version " + std::to_string(major);
+    *error = "unsupported .npy format version " + version + " (mslport reads versions 1.0, 2.0 and 3.0)";
+    return false;
+  }
+  if (header_len > kMaxNpyHeaderBytes) {
+    *error = "the .npy header length field (format version " + version + ") says " + std::to_string(header_len) +
+             " bytes, more than the " + std::to_string(kMaxNpyHeaderBytes) + " mslport reads";
     return false;
   }
   if (bytes.size() < prefix + header_len) {
-    *error = "truncated .npy header";
+    *error = "truncated .npy header: its length field (format version " + version + ", " +
+             std::to_string(prefix - 8) + " bytes) says " + std::to_string(header_len) + " bytes, the file has " +
+             std::to_string(bytes.size() - std::min(bytes.size(), prefix)) + " after the " + std::to_string(prefix) +
+             "-byte prefix";
     return false;
   }
   std::string header = bytes.substr(prefix, header_len);
@@ -325,11 +345,19 @@ bool parse_npy_header(const std::string& bytes, size_t total_bytes, NpyHeader* o
         h.itemsize = data_bytes / n;
       }
     }
-    if (data_bytes < n * h.itemsize) {
-      *error = "truncated .npy data: expected " + std::to_string(n * h.itemsize) + " bytes, file has " +
+    size_t want = 0;
+    if (!checked_mul(n, h.itemsize, &want)) {
+      *error = "the .npy shape has more than 2^64 bytes of data";
+      return false;
+    }
+    if (data_bytes < want) {
+      *error = "truncated .npy data: expected " + std::to_string(want) + " bytes, file has " +
                std::to_string(data_bytes);
       return false;
     }
+  } else if (size_t want = 0; !checked_mul(n, h.itemsize, &want)) {
+    *error = "the .npy shape has more than 2^64 bytes of data";
+    return false;
   }
   *out = std::move(h);
   return true;
@@ -374,7 +402,7 @@ bool read_npy_header(const std::string& path, NpyHeader* out, std::string* error
   if (bytes.size() >= 12 && bytes.compare(0, kMagicLen, kMagic, kMagicLen) == 0 && bytes[6] != 1) {
     size_t hl = 0;
     for (int i = 0; i < 4; ++i) hl |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
-    if (hl + 12 > bytes.size() && hl + 12 <= size) {
+    if (hl + 12 > bytes.size() && hl + 12 <= size && hl <= kMaxNpyHeaderBytes) {
       if (!read_file_bytes(path, &bytes, hl + 12, error)) return false;
     }
   }

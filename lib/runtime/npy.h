@@ -14,6 +14,10 @@
 
 namespace mslport::runtime {
 
+// numpy writes headers of a few hundred bytes (and, since 1.24, reads none
+// over 10,000 by default); a larger length field is a damaged file.
+constexpr size_t kMaxNpyHeaderBytes = 1 << 20;
+
 struct NpyHeader {
   // The dtype: "<f4"-style for scalar dtypes; for structured dtypes the raw
   // Python literal from the header (e.g. "[('a', '<u4'), ('b', '<f4')]").

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include "mslport/kernel_abi.h"
 #include "runtime/case_buffers.h"
+#include "runtime/isolated_executor.h"
 #include "runtime/opencl_util.h"
 #include "runtime/runner.h"
 
@@ -161,6 +163,11 @@ class OpenClExecutor : public Executor {
 
   std::string target() const override { return "opencl"; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
+  std::vector<std::string> kernel_names() const override {
+    std::vector<std::string> out;
+    for (const auto& k : kernels_) out.push_back(k.first);
+    return out;
+  }
 
   CaseResult run(const GoldenCase& c) override {
     try {
@@ -238,7 +245,13 @@ class OpenClExecutor : public Executor {
                                 "kernel '" + kb.name + "' binds threadgroup(" + std::to_string(ab.index) +
                                     ") memory but the case gives no threadgroup_memory with index " +
                                     std::to_string(ab.index));
-          size_t bytes = std::max<size_t>(t->bytes, 4);  // OpenCL rejects 0-byte __local arguments
+          // Metal has no zero-length threadgroup argument, and a kernel
+          // touching one writes out of bounds (as the OpenMP target says too).
+          if (t->bytes == 0)
+            return error_result(c, target(),
+                                "kernel '" + kb.name + "' binds threadgroup(" + std::to_string(ab.index) +
+                                    ") memory but the case gives it 0 bytes");
+          size_t bytes = t->bytes;
           local_total += bytes;
           check(clSetKernelArg(k, ai, bytes, nullptr), what);
           break;
@@ -302,16 +315,12 @@ class OpenClExecutor : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
-                                              const std::string& platform_filter, std::string* error) {
-  return load_opencl_program(cl_path, bindings_json_path, platform_filter, error, OpenClOptions{});
-}
+namespace {
 
-std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
-                                              const std::string& platform_filter, std::string* error,
-                                              const OpenClOptions& options) {
-  std::string dummy;
-  if (!error) error = &dummy;
+// Builds and runs in this process (the worker's side of load_opencl_program).
+std::unique_ptr<Executor> load_in_process(const std::string& cl_path, const std::string& bindings_json_path,
+                                          const std::string& platform_filter, std::string* error,
+                                          const OpenClOptions& options) {
   try {
     std::string source, bindings_text;
     {
@@ -399,6 +408,26 @@ std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const 
     *error = e.what();
     return nullptr;
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
+                                              const std::string& platform_filter, std::string* error) {
+  return load_opencl_program(cl_path, bindings_json_path, platform_filter, error, OpenClOptions{});
+}
+
+std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
+                                              const std::string& platform_filter, std::string* error,
+                                              const OpenClOptions& options) {
+  std::string dummy;
+  if (!error) error = &dummy;
+  const char* inproc = std::getenv("MSLPORT_RUNNER_INPROCESS");
+  if (inproc && *inproc && std::string(inproc) != "0")
+    return load_in_process(cl_path, bindings_json_path, platform_filter, error, options);
+  return make_isolated_executor(
+      [=](std::string* err) { return load_in_process(cl_path, bindings_json_path, platform_filter, err, options); },
+      error);
 }
 
 }  // namespace mslport::runtime

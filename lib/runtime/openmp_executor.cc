@@ -3,14 +3,17 @@
 // mslport/kernel_abi.h.
 //
 // Each case runs in a forked child process on buffers in shared memory, so a
-// kernel that crashes (segfault, abort) becomes an "error" for that case and
-// the run goes on. (The parent never enters an OpenMP parallel region, so the
-// child's OpenMP runtime starts clean.) Set MSLPORT_RUNNER_INPROCESS=1 to run
-// in-process instead, e.g. under a debugger.
+// kernel that crashes (segfault, abort) or runs past the case time limit
+// (killed) becomes an "error" for that case and the run goes on. (The parent
+// never enters an OpenMP parallel region, so the child's OpenMP runtime
+// starts clean.) Set MSLPORT_RUNNER_INPROCESS=1 to run in-process instead,
+// e.g. under a debugger (no time limit then).
 //
 // Environment overrides: MSLPORT_CXX (the compiler), MSLPORT_INCLUDE_DIR (the
 // directory holding mslport/kernel_abi.h).
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -18,6 +21,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +36,9 @@
 #include "mslport/kernel_abi.h"
 #include "runtime/case_buffers.h"
 #include "runtime/runner.h"
+#include "support/atomic_file.h"
+#include "support/subprocess.h"
+#include "support/work_dir.h"
 
 #ifndef MSLPORT_CXX_COMPILER
 #define MSLPORT_CXX_COMPILER "c++"
@@ -51,14 +58,8 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? std::string(v) : fallback;
 }
 
-bool slurp(const fs::path& p, std::string* out) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
-  return true;
-}
+// Regular files only: a module source that is a FIFO must not hang the run.
+bool slurp(const fs::path& p, std::string* out) { return read_file(p.string(), out); }
 
 struct Fnv1a {
   uint64_t h = 1469598103934665603ull;
@@ -91,34 +92,56 @@ std::string include_target(const std::string& line) {
   return j == std::string::npos ? "" : line.substr(i + 1, j - i - 1);
 }
 
-// Hashes a source file and, transitively, every #include it has that resolves
-// in its own directory or in the include directories (system headers don't).
-void hash_with_includes(const fs::path& file, const std::vector<fs::path>& include_dirs, Fnv1a* h,
-                        std::set<std::string>* seen) {
-  std::string key = fs::weakly_canonical(file).string();
-  if (!seen->insert(key).second) return;
+// The bytes a module is built from: the .cpp and, transitively, every
+// #include it has that resolves beside it (copied into the private build
+// directory, under the same relative name) or in the include directories
+// (hashed, used in place). System headers are not followed.
+struct ModuleSources {
+  std::vector<std::pair<std::string, std::string>> beside;  // relative name, content
+  std::set<std::string> seen;
+};
+
+// `rel`: the name under which the file is copied (relative to the .cpp's
+// folder); empty for a file of the include directories, used in place and
+// keyed by `name` as included.
+bool collect_sources(const fs::path& file, const std::string& rel, const std::string& name_key,
+                     const std::vector<fs::path>& include_dirs, Fnv1a* h, ModuleSources* out, std::string* error) {
+  std::error_code ec;
+  std::string key = fs::weakly_canonical(file, ec).string();
+  if (!out->seen.insert(key).second) return true;
   std::string text;
-  if (!slurp(file, &text)) return;
-  h->add(key);
+  if (!slurp(file, &text)) {
+    *error = "cannot read " + file.string();
+    return false;
+  }
+  // The key is the name the file is included by and its content, never
+  // where it lies: the same module built from another directory (each
+  // check run has its own) hits the same cache entry.
+  h->add(rel.empty() ? "include:" + name_key : rel);
   h->add(text);
+  if (!rel.empty()) out->beside.emplace_back(rel, text);
   std::istringstream ss(text);
   std::string line;
   while (std::getline(ss, line)) {
     std::string name = include_target(line);
     if (name.empty()) continue;
-    std::vector<fs::path> dirs{file.parent_path()};
-    dirs.insert(dirs.end(), include_dirs.begin(), include_dirs.end());
-    for (const auto& d : dirs) {
+    fs::path here = file.parent_path() / name;
+    std::string here_rel = (fs::path(rel).parent_path() / name).lexically_normal().string();
+    bool inside = !here_rel.empty() && here_rel.rfind("..", 0) != 0 && fs::path(name).is_relative();
+    if (inside && fs::is_regular_file(here, ec)) {
+      if (!collect_sources(here, here_rel, name, include_dirs, h, out, error)) return false;
+      continue;
+    }
+    for (const auto& d : include_dirs) {
       fs::path cand = d / name;
-      std::error_code ec;
       if (fs::is_regular_file(cand, ec)) {
-        hash_with_includes(cand, include_dirs, h, seen);
+        if (!collect_sources(cand, "", name, include_dirs, h, out, error)) return false;
         break;
       }
     }
   }
+  return true;
 }
-
 // -march=native code is only valid on a CPU like this one: a cached module
 // carried to another machine must not be reused there.
 std::string cpu_identity() {
@@ -129,32 +152,6 @@ std::string cpu_identity() {
     if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) flags = line;
   }
   return model + "\n" + flags;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-// Runs a shell command, capturing stdout+stderr. Returns the exit status.
-int run_command(const std::string& cmd, std::string* output) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    *output = std::string("popen failed: ") + std::strerror(errno);
-    return -1;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
-  int st = pclose(p);
-  if (st == -1) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 // Anonymous shared memory: visible to a forked child's writes.
@@ -222,6 +219,29 @@ std::vector<Finding> parse_findings(const char* text) {
   return out;
 }
 
+// Waits until every write end of `fd`'s pipe is closed; false when
+// `timeout_seconds` (> 0) passed first.
+bool wait_for_close(int fd, double timeout_seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+  char buf[64];
+  while (true) {
+    int wait_ms = -1;
+    if (timeout_seconds > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return false;
+      wait_ms = static_cast<int>(std::min<long long>(left, 60'000));
+    }
+    pollfd p{fd, POLLIN, 0};
+    int n = ::poll(&p, 1, wait_ms);
+    if (n < 0 && errno != EINTR) return true;
+    if (n <= 0) continue;
+    ssize_t got = ::read(fd, buf, sizeof buf);
+    if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) return true;
+  }
+}
+
 class OpenMpExecutor : public Executor {
  public:
   OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels,
@@ -234,6 +254,11 @@ class OpenMpExecutor : public Executor {
 
   std::string target() const override { return "openmp"; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
+  std::vector<std::string> kernel_names() const override {
+    std::vector<std::string> out;
+    for (const auto& k : kernels_) out.push_back(k.first);
+    return out;
+  }
 
   CaseResult run(const GoldenCase& c) override {
     try {
@@ -284,11 +309,21 @@ class OpenMpExecutor : public Executor {
       take_findings();
       st->done = 1;
     } else {
+      // The child holds the write end of `done` and never writes: its exit
+      // (or crash) closes it, which wakes the parent's poll; the time
+      // limit is that poll's.
+      int done[2];
+      if (::pipe2(done, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
       std::fflush(stdout);
       std::fflush(stderr);
       pid_t pid = fork();
-      if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+      if (pid < 0) {
+        ::close(done[0]);
+        ::close(done[1]);
+        throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+      }
       if (pid == 0) {
+        ::close(done[0]);
         // Die of the signal itself (no handler of the host, e.g. a
         // sanitizer's, turns a crash into an ordinary exit).
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
@@ -309,9 +344,18 @@ class OpenMpExecutor : public Executor {
         std::fflush(stderr);
         _exit(0);
       }
+      ::close(done[1]);
+      const bool finished = wait_for_close(done[0], case_timeout());
+      ::close(done[0]);
+      if (!finished) ::kill(pid, SIGKILL);
       int wstatus = 0;
       while (waitpid(pid, &wstatus, 0) < 0) {
         if (errno != EINTR) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+      }
+      if (!finished) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", case_timeout());
+        return error_result(c, target(), std::string("timed out after ") + secs + " s (--case-timeout)");
       }
       if (WIFSIGNALED(wstatus))
         return error_result(c, target(), "kernel crashed: " + signal_text(WTERMSIG(wstatus)));
@@ -395,8 +439,10 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   h.add(compiler);
   for (const auto& f : flags) h.add(f);
   h.add(cpu_identity());
-  std::set<std::string> seen;
-  hash_with_includes(fs::path(cpp_path), {fs::path(include_dir)}, &h, &seen);
+  ModuleSources sources;
+  const std::string main_name = fs::path(cpp_path).filename().string();
+  if (!collect_sources(fs::path(cpp_path), main_name, main_name, {fs::path(include_dir)}, &h, &sources, error))
+    return nullptr;
 
   fs::create_directories(build_dir, ec);
   if (ec) {
@@ -405,22 +451,37 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   }
   fs::path so = fs::absolute(fs::path(build_dir) / (fs::path(cpp_path).stem().string() + "-" + h.hex() + ".so"));
   if (!fs::is_regular_file(so, ec)) {
-    fs::path tmp = so;
-    tmp += ".tmp" + std::to_string(getpid());
-    std::string cmd = shell_quote(compiler);
-    for (const auto& f : flags) cmd += " " + shell_quote(f);
-    cmd += " " + shell_quote(cpp_path) + " -o " + shell_quote(tmp.string());
-    std::string out;
-    int rc = run_command(cmd, &out);
-    if (rc != 0) {
-      fs::remove(tmp, ec);
+    // Compiled from a private copy of exactly the bytes hashed above, so a
+    // file changed meanwhile (another run, a regen) can never be cached
+    // under this key; into a unique name, renamed into place when whole.
+    RunDir snapshot;
+    if (!snapshot.create(build_dir, ".compile", error)) return nullptr;
+    for (const auto& [rel, content] : sources.beside) {
+      fs::path dst = fs::path(snapshot.path()) / rel;
+      fs::create_directories(dst.parent_path(), ec);
+      std::ofstream f(dst, std::ios::binary);
+      f << content;
+      if (!f.flush()) {
+        *error = "cannot write " + dst.string();
+        return nullptr;
+      }
+    }
+    const std::string tmp = (fs::path(snapshot.path()) / "module.so").string();
+    std::vector<std::string> argv{compiler};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back((fs::path(snapshot.path()) / main_name).string());
+    argv.push_back("-o");
+    argv.push_back(tmp);
+    ProcessResult pr = run_process(argv);
+    if (!pr.ok()) {
+      std::string out = pr.output;
       if (out.size() > 20000) out = out.substr(0, 20000) + "\n... (output truncated)";
-      *error = "compiling " + cpp_path + " failed (exit " + std::to_string(rc) + "):\n$ " + cmd + "\n" + out;
+      *error = "compiling " + cpp_path + " failed (" + pr.describe() + "):\n$ " + display_command(argv) + "\n" + out;
       return nullptr;
     }
     fs::rename(tmp, so, ec);
     if (ec) {
-      *error = "cannot rename " + tmp.string() + " to " + so.string() + ": " + ec.message();
+      *error = "cannot rename " + tmp + " to " + so.string() + ": " + ec.message();
       return nullptr;
     }
   }

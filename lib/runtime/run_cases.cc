@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <exception>
+#include <map>
 
 #include "runtime/case_buffers.h"
 #include "runtime/runner.h"
@@ -9,7 +10,13 @@ namespace mslport::runtime {
 std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const std::vector<std::string>& targets,
                                   const std::vector<Executor*>& executors,
                                   const std::vector<std::string>& kernel_filter) {
-  std::vector<CaseResult> results;
+  // Which executor runs each (case, target), in report order.
+  struct Task {
+    const GoldenCase* c;
+    std::string target;
+    Executor* ex;
+  };
+  std::vector<Task> tasks;
   for (const GoldenCase& c : cases) {
     if (!kernel_filter.empty() &&
         std::find(kernel_filter.begin(), kernel_filter.end(), c.kernel) == kernel_filter.end())
@@ -19,34 +26,50 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
       for (Executor* e : executors) {
         if (!e) continue;
         try {
-          if (e->target() == t && e->has_kernel(c.kernel)) {
+          if (e->target() == t && e->function_constants() == c.function_constants && e->has_kernel(c.kernel)) {
             ex = e;
             break;
           }
         } catch (...) {
         }
       }
-      if (!ex) {
-        CaseResult r = make_result(c, t);
-        r.status = "not_covered";
-        r.message = "no " + t + " executor has kernel '" + c.kernel + "'";
-        results.push_back(std::move(r));
-        continue;
-      }
-      CaseResult r;
-      try {
-        r = ex->run(c);
-      } catch (const std::exception& e) {
-        r = error_result(c, t, std::string("exception: ") + e.what());
-      } catch (...) {
-        r = error_result(c, t, "unknown exception");
-      }
-      // The executor's result always names the case as run_cases sees it.
-      r.kernel = c.kernel;
-      r.case_name = c.name;
-      r.target = t;
-      results.push_back(std::move(r));
+      tasks.push_back({&c, t, ex});
     }
+  }
+  // Run one executor's cases together (in report order within it): an
+  // executor that keeps a worker process (isolated_executor.h) then needs
+  // it once, not once per turn; the report keeps the cases' order.
+  std::vector<size_t> order(tasks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::map<Executor*, size_t> first_use;
+  for (const Task& t : tasks) first_use.emplace(t.ex, first_use.size());
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return first_use[tasks[a].ex] < first_use[tasks[b].ex]; });
+  std::vector<CaseResult> results(tasks.size());
+  for (size_t i : order) {
+    const Task& task = tasks[i];
+    const GoldenCase& c = *task.c;
+    if (!task.ex) {
+      CaseResult r = make_result(c, task.target);
+      r.status = "not_covered";
+      r.message = "no " + task.target + " executor has kernel '" + c.kernel + "'";
+      if (!c.function_constants.empty()) r.message += " with the case's function constants";
+      results[i] = std::move(r);
+      continue;
+    }
+    CaseResult r;
+    try {
+      r = task.ex->run(c);
+    } catch (const std::exception& e) {
+      r = error_result(c, task.target, std::string("exception: ") + e.what());
+    } catch (...) {
+      r = error_result(c, task.target, "unknown exception");
+    }
+    // The executor's result always names the case as run_cases sees it.
+    r.kernel = c.kernel;
+    r.case_name = c.name;
+    r.target = task.target;
+    results[i] = std::move(r);
   }
   return results;
 }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct GoldenCase {
   DispatchSpec dispatch;
   std::vector<BufferSpec> buffers;
   std::vector<ThreadgroupMemorySpec> threadgroup_memory;
+  // The function constants the kernel is specialised with ("function_constants"
+  // in case.json), name (or index) -> value as a C++ literal. The case runs
+  // on a module translated with exactly these (Executor::function_constants).
+  std::map<std::string, std::string> function_constants;
 };
 
 struct LoadError {
@@ -88,9 +93,31 @@ class Executor {
   virtual ~Executor() = default;
   virtual std::string target() const = 0;
   virtual bool has_kernel(const std::string& name) const = 0;
+  // Every kernel it has (for messages; empty when an executor cannot list them).
+  virtual std::vector<std::string> kernel_names() const { return {}; }
   // Poisons write-only outputs, runs, compares every output.
   virtual CaseResult run(const GoldenCase& c) = 0;
+  // A case that runs longer than this is stopped and reported as an error
+  // "timed out after N s" (0 = no limit). The executors of this runtime
+  // honour it wherever they run cases in a child process (the default).
+  void set_case_timeout(double seconds) { case_timeout_ = seconds; }
+  double case_timeout() const { return case_timeout_; }
+  // The function constants its module was translated with on top of the
+  // command line's (GoldenCase::function_constants); a case runs only on an
+  // executor whose set is the case's.
+  void set_function_constants(std::map<std::string, std::string> fc) { function_constants_ = std::move(fc); }
+  const std::map<std::string, std::string>& function_constants() const { return function_constants_; }
+
+ private:
+  double case_timeout_ = 0;
+  std::map<std::string, std::string> function_constants_;
 };
+
+// The per-case limit `mslport check` and `mslport-run` use unless told
+// otherwise (--case-timeout): long enough for the slowest golden case under
+// --sanitize on a small machine, short enough that a kernel that never ends
+// costs minutes, not hours.
+constexpr double kDefaultCaseTimeoutSeconds = 300;
 
 // Compiles an emitted .cpp into a shared object under build_dir
 // (c++ -std=c++17 -O2 -march=native -fopenmp -shared -fPIC
@@ -101,9 +128,13 @@ class Executor {
 // compiler's message. Environment: MSLPORT_CXX overrides the compiler,
 // MSLPORT_INCLUDE_DIR the include dir (both default to the build's).
 // run() forks a child per case (buffers in shared memory) so that a kernel
-// that crashes is an "error" for its case; MSLPORT_RUNNER_INPROCESS=1 runs
-// in-process instead (for debuggers). Every buffer is followed by guard bytes:
-// writing past the end, or into a "read" buffer, fails the case.
+// that crashes or runs past the case time limit is an "error" for its case;
+// MSLPORT_RUNNER_INPROCESS=1 runs in-process instead (for debuggers; no
+// time limit). Every buffer is followed by guard bytes: writing past the
+// end, or into a "read" buffer, fails the case.
+// The cache is content-addressed and safe for concurrent runs: the module is
+// compiled from a private copy of exactly the bytes that were hashed, into a
+// temporary name, then renamed into place.
 std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const std::string& build_dir,
                                              std::string* error);
 
@@ -112,6 +143,12 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
 // on that platform's first device. A build failure returns nullptr with the
 // build log. A kernel of the bindings that the program lacks, or whose
 // argument count differs, is still listed by has_kernel and errors in run().
+// Everything OpenCL runs in a worker process (runtime/isolated_executor.h):
+// a kernel that crashes the driver, or runs past the case time limit, is an
+// "error" for its case, and a fresh worker takes the next case. The calling
+// process must not have used OpenCL itself before (a forked copy of an
+// initialised driver does not work). MSLPORT_RUNNER_INPROCESS=1 runs it
+// in-process instead (for debuggers; no isolation, no time limit).
 std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const std::string& bindings_json_path,
                                               const std::string& platform_filter, std::string* error);
 

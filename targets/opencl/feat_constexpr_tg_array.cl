@@ -44,7 +44,7 @@ __kernel void feat_constexpr_tg_array(
     best = (-3.4028235e+38f);
     for (int j = 0; j < 2 * kThreads; ++j) {
       float pick_max_float_result = 0.0f;
-      {
+      {  // inlined: pick_max<float>
         float b = tile[j];
         if (true) {
           pick_max_float_result = fmax(best, b);

@@ -23,7 +23,7 @@ __kernel void feat_helper_out_param(
   float a = x[i];
   float mag = 0.0f;
   int sign = 0;
-  {
+  {  // inlined: split_sign
     mag = fabs(a);
     if (a < 0.0f) {
       sign = -1;
@@ -32,7 +32,7 @@ __kernel void feat_helper_out_param(
     }
   }
   uint first_above_result = 0u;
-  {
+  {  // inlined: first_above
     __global const float* row = x + i / 8u * 8u;
     bool first_above_returned = false;
     for (uint j = 0u; j < 8u; ++j) {
@@ -48,7 +48,7 @@ __kernel void feat_helper_out_param(
   }
   uint first = first_above_result;
   float bucket_result = 0.0f;
-  {
+  {  // inlined: bucket
     uint k = i % 4u;
     if (k == 0u) {
       bucket_result = 10.0f;
@@ -65,7 +65,7 @@ __kernel void feat_helper_out_param(
   float m = mag + 1.0f;
   while (true) {
     bool at_least_two_result = false;
-    {
+    {  // inlined: at_least_two
       if (m >= 2.0f) {
         at_least_two_result = true;
       } else {
@@ -76,7 +76,7 @@ __kernel void feat_helper_out_param(
       break;
     }
     float halve_result = 0.0f;
-    {
+    {  // inlined: halve
       float h = m;
       h *= 0.5f;
       halve_result = h;
@@ -87,7 +87,7 @@ __kernel void feat_helper_out_param(
   bool cond = a > 0.0f;
   if (cond) {
     float positive_part_result = 0.0f;
-    {
+    {  // inlined: positive_part
       float p = fmax(a, 0.0f);
       positive_part_result = p;
     }

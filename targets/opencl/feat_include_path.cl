@@ -24,7 +24,7 @@ __kernel void feat_include_path(
     return;
   }
   float polynomial_result = 0.0f;
-  {
+  {  // inlined: polynomial
     float x_1 = x[i];
     float acc = 0.0f;
     for (int k = kDegree; k >= 0; --k) {

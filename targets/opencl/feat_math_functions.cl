@@ -96,14 +96,14 @@ __kernel void feat_math_functions(
   ex[M * i + 23u] = nextafter(t, 2.0f) - t;
   ex[M * i + 24u] = ldexp(t, 3);
   float frexp_parts_result = 0.0f;
-  {
+  {  // inlined: frexp_parts
     int e = 0;
     const float m = frexp(t, &e);
     frexp_parts_result = m + (float)e;
   }
   ex[M * i + 25u] = frexp_parts_result;
   float modf_parts_result = 0.0f;
-  {
+  {  // inlined: modf_parts
     float y = 8.0f * t;
     float w = 0.0f;
     const float f = modf(y, &w);

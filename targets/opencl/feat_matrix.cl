@@ -32,7 +32,7 @@ __kernel void feat_matrix(
   }
   float4 v = v_in[i];
   matrix_float_4_4 transpose_float_4_4_result;
-  {
+  {  // inlined: transpose<float, 4, 4>
     matrix_float_4_4 t_1;
     for (int c = 0; c < 4; ++c) {
       for (int r = 0; r < 4; ++r) {
@@ -43,7 +43,7 @@ __kernel void feat_matrix(
   }
   matrix_float_4_4 t = transpose_float_4_4_result;
   matrix_float_4_4 matrix_float_4_4_result;
-  {
+  {  // inlined: matrix_float_4_4
     matrix_float_4_4 self;
     for (int c_1 = 0; c_1 < 4; ++c_1) {
       for (int r_1 = 0; r_1 < 4; ++r_1) {
@@ -54,13 +54,13 @@ __kernel void feat_matrix(
   }
   matrix_float_4_4 d = matrix_float_4_4_result;
   matrix_float_4_4 operator_mul_float_4_4_4_result;
-  {
+  {  // inlined: operator*<float, 4, 4, 4>
     matrix_float_4_4 a_1 = t;
     matrix_float_4_4 b = d;
     matrix_float_4_4 r_2;
     for (int k = 0; k < 4; ++k) {
       float4 operator_mul_float_4_4_result = (float4)(0);
-      {
+      {  // inlined: operator*<float, 4, 4>
         float4 v_1 = b.columns[k];
         float4 r_3 = a_1.columns[0] * (float4)(v_1.x);
         for (int i_1 = 1; i_1 < 4; ++i_1) {
@@ -73,7 +73,7 @@ __kernel void feat_matrix(
     operator_mul_float_4_4_4_result = r_2;
   }
   float4 operator_mul_float_4_4_result_1 = (float4)(0);
-  {
+  {  // inlined: operator*<float, 4, 4>
     float4 r_4 = operator_mul_float_4_4_4_result.columns[0] * (float4)(v.x);
     for (int i_2 = 1; i_2 < 4; ++i_2) {
       r_4 += operator_mul_float_4_4_4_result.columns[i_2] * (float4)((i_2 == 0) ? v.x : (i_2 == 1) ? v.y : (i_2 == 2) ? v.z : v.w);
@@ -81,7 +81,7 @@ __kernel void feat_matrix(
     operator_mul_float_4_4_result_1 = r_4;
   }
   float4 operator_mul_float_4_4_2_result = (float4)(0);
-  {
+  {  // inlined: operator*<float, 4, 4>
     float4 r_5 = (float4)(0);
     for (int i_3 = 0; i_3 < 4; ++i_3) {
       float s_1 = 0.0f;
@@ -94,7 +94,7 @@ __kernel void feat_matrix(
   }
   float4 w = operator_mul_float_4_4_result_1 + operator_mul_float_4_4_2_result;
   matrix_float_2_2 matrix_float_2_2_result;
-  {
+  {  // inlined: matrix_float_2_2
     float2 c0 = a->columns[0];
     float2 c1 = a->columns[1];
     matrix_float_2_2 self_1;

@@ -76,7 +76,7 @@ __kernel void feat_spirv_cross_style(
     for (int _i = 0; _i < 4; _i++) {
       _local.elements[(ulong)_i] = _20->weights.elements[(ulong)_i] * 2.0f;
     }
-    {
+    {  // inlined: operator*<float, 4, 4>
       matrix_float_4_4 m = _12->mvp;
       float4 v = (float4)((float3)(_12->pos.__elems[0], _12->pos.__elems[1], _12->pos.__elems[2]) * (float3)((float)gl_LocalInvocationIndex_local), 1.0f);
       float4 r = m.columns[0] * (float4)(v.x);
@@ -109,7 +109,7 @@ __kernel void feat_spirv_cross_style(
     _12->data[gl_GlobalInvocationID.x] = _total + _20->color.y;
     if (gl_GlobalInvocationID.x == 0u) {
       packed_float3 packed_float3_result;
-      {
+      {  // inlined: packed_float3
         float3 v_1 = (float3)(_12->pos.__elems[0], _12->pos.__elems[1], _12->pos.__elems[2]) + (float3)(1.0f);
         packed_float3 self;
         self.__elems[0] = v_1.x;

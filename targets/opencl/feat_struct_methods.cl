@@ -27,7 +27,7 @@ __kernel void feat_struct_methods(
     return;
   }
   RunningStats RunningStats_result;
-  {
+  {  // inlined: RunningStats
     RunningStats self;
     self.total = 0.0f;
     self.peak = -1000.0f;
@@ -35,10 +35,10 @@ __kernel void feat_struct_methods(
     RunningStats_result = self;
   }
   RunningStats row = RunningStats_result;
-  {
+  {  // inlined: push_all
     __global const float* v = x + r * 4u;
     for (int j = 0; j < 4; ++j) {
-      {
+      {  // inlined: push
         float v_1 = v[j];
         row.total += v_1;
         row.peak = fmax(row.peak, v_1);
@@ -47,7 +47,7 @@ __kernel void feat_struct_methods(
     }
   }
   RunningStats RunningStats_result_1;
-  {
+  {  // inlined: RunningStats
     RunningStats self_1;
     self_1.total = 0.0f;
     self_1.peak = -1000.0f;
@@ -55,22 +55,22 @@ __kernel void feat_struct_methods(
     RunningStats_result_1 = self_1;
   }
   RunningStats head = RunningStats_result_1;
-  {
+  {  // inlined: push
     float v_2 = x[r * 4u];
     head.total += v_2;
     head.peak = fmax(head.peak, v_2);
     head.count++;
   }
-  {
+  {  // inlined: push
     float v_3 = x[r * 4u + 1u];
     head.total += v_3;
     head.peak = fmax(head.peak, v_3);
     head.count++;
   }
   RunningStats operator_add_result;
-  {
+  {  // inlined: operator+
     RunningStats RunningStats_result_2;
-    {
+    {  // inlined: RunningStats
       int start = row.count + head.count;
       RunningStats self_2;
       self_2.total = 0.0f;
@@ -85,11 +85,11 @@ __kernel void feat_struct_methods(
   }
   RunningStats merged = operator_add_result;
   float mean_result = 0.0f;
-  {
+  {  // inlined: mean
     mean_result = merged.total / (float)merged.count;
   }
   float scale_result = 0.0f;
-  {
+  {  // inlined: scale
     scale_result = 2.0f;
   }
   out[r] = mean_result * scale_result + merged.peak + (float)merged.count;

@@ -82,7 +82,7 @@ void feat_barrier_in_loop(const float* x, float* out, uint32_t buf_bytes, const 
 
 extern "C" int mslport_entry_feat_barrier_in_loop(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    feat_barrier_in_loop(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), a->threadgroup_bytes[0], *d);
+    feat_barrier_in_loop(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), mslport::require_threadgroup_memory(a, 0, "buf"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "feat_barrier_in_loop", e.what());

@@ -114,7 +114,7 @@ void feat_barrier_stencil_rounds(const float* x, float* out, const uint32_t& rou
 
 extern "C" int mslport_entry_feat_barrier_stencil_rounds(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    feat_barrier_stencil_rounds(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), *mslport::require_buffer<const uint32_t>(a, 2, "rounds"), a->threadgroup_bytes[0], *d);
+    feat_barrier_stencil_rounds(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), *mslport::require_buffer<const uint32_t>(a, 2, "rounds"), mslport::require_threadgroup_memory(a, 0, "buf"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "feat_barrier_stencil_rounds", e.what());

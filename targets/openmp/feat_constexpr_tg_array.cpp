@@ -53,7 +53,7 @@ void feat_constexpr_tg_array_threadgroup(const float* x, float* out, const mslpo
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     }
-    {
+    {  // inlined: pick_max<float>
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd

@@ -98,7 +98,7 @@ void feat_dynamic_tg_memory(const float* x, float* out, uint32_t values_bytes, u
 
 extern "C" int mslport_entry_feat_dynamic_tg_memory(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    feat_dynamic_tg_memory(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), a->threadgroup_bytes[0], a->threadgroup_bytes[1], *d);
+    feat_dynamic_tg_memory(mslport::require_buffer<float>(a, 0, "x"), mslport::require_buffer<float>(a, 1, "out"), mslport::require_threadgroup_memory(a, 0, "values"), mslport::require_threadgroup_memory(a, 1, "tags"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "feat_dynamic_tg_memory", e.what());

@@ -27,7 +27,7 @@ void feat_helper_barrier_sum_threadgroup(const float* x, float* out, const mslpo
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
   }
-  {
+  {  // inlined: threadgroup_sum
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly) {
       if (geo.tg_size.x > 0) {  // the lines this thread's next threadgroups read, about 16 KB on
@@ -148,7 +148,7 @@ void feat_helper_barrier_center_threadgroup(const float* x, float* out, const ms
       st.v[wi] = x[(group * width) + lid];
     }
   }
-  {
+  {  // inlined: threadgroup_sum
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd

@@ -32,7 +32,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
       float a = x[i];
       float mag;
       int32_t sign;
-      {
+      {  // inlined: split_sign
         mag = mslport::msl::fabs(a);
         if (a < 0.0f) {
           sign = (-1);
@@ -41,7 +41,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
         }
       }
       uint32_t first_above_result;
-      {
+      {  // inlined: first_above
         const float* row = x + ((i / 8u) * 8u);
         bool first_above_returned = false;
         for (uint32_t j = 0u; j < 8u; ++j) {
@@ -57,7 +57,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
       }
       uint32_t first = first_above_result;
       float bucket_result;
-      {
+      {  // inlined: bucket
         uint32_t k = i % 4u;
         if (k == 0u) {
           bucket_result = 10.0f;
@@ -74,7 +74,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
       float m = mag + 1.0f;
       while (true) {
         bool at_least_two_result;
-        {
+        {  // inlined: at_least_two
           if (m >= 2.0f) {
             at_least_two_result = true;
           } else {
@@ -85,7 +85,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
           break;
         }
         float halve_result;
-        {
+        {  // inlined: halve
           float h = m;
           h *= 0.5f;
           halve_result = h;
@@ -96,7 +96,7 @@ void feat_helper_out_param_threadgroup(const float* x, float* out, const mslport
       bool cond = a > 0.0f;
       if (cond) {
         float positive_part_result;
-        {
+        {  // inlined: positive_part
           float p = mslport::msl::max(a, 0.0f);
           positive_part_result = p;
         }

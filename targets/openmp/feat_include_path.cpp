@@ -39,7 +39,7 @@ void feat_include_path_threadgroup(const float* x, float* out, const mslport::Ge
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
         float polynomial_result;
-        {
+        {  // inlined: polynomial
           float x_1 = x[i];
           float acc = 0.0f;
           for (int32_t k = kDegree; k >= 0; --k) {
@@ -65,7 +65,7 @@ void feat_include_path_threadgroup(const float* x, float* out, const mslport::Ge
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
         float polynomial_result;
-        {
+        {  // inlined: polynomial
           float x_1 = x[i];
           float acc = 0.0f;
           for (int32_t k = kDegree; k >= 0; --k) {

@@ -96,14 +96,14 @@ void feat_math_functions_threadgroup(const float* x, float* tr, float* ex, const
       ex[(M * i) + 23u] = (mslport::msl::nextafter(t, 2.0f) - t);
       ex[(M * i) + 24u] = mslport::msl::ldexp(t, 3);
       float frexp_parts_result;
-      {
+      {  // inlined: frexp_parts
         int32_t e;
         const float m = mslport::msl::frexp(t, e);
         frexp_parts_result = (m + float(e));
       }
       ex[(M * i) + 25u] = frexp_parts_result;
       float modf_parts_result;
-      {
+      {  // inlined: modf_parts
         float y = 8.0f * t;
         float w;
         const float f = mslport::msl::modf(y, w);

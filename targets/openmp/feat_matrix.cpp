@@ -25,7 +25,7 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
     const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
     mslport::vec<float, 4> v = v_in[i];
     matrix_float_4_4 transpose_float_4_4_result;
-    {
+    {  // inlined: transpose<float, 4, 4>
       matrix_float_4_4 t_1;
       for (int32_t c = 0; c < 4; ++c) {
         for (int32_t r = 0; r < 4; ++r) {
@@ -36,7 +36,7 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
     }
     matrix_float_4_4 t = transpose_float_4_4_result;
     matrix_float_4_4 matrix_float_4_4_result;
-    {
+    {  // inlined: matrix_float_4_4
       matrix_float_4_4 self;
       for (int32_t c_1 = 0; c_1 < 4; ++c_1) {
         for (int32_t r_1 = 0; r_1 < 4; ++r_1) {
@@ -47,13 +47,13 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
     }
     matrix_float_4_4 d = matrix_float_4_4_result;
     matrix_float_4_4 operator_mul_float_4_4_4_result;
-    {
+    {  // inlined: operator*<float, 4, 4, 4>
       matrix_float_4_4 a_1 = t;
       matrix_float_4_4 b = d;
       matrix_float_4_4 r_2;
       for (int32_t k = 0; k < 4; ++k) {
         mslport::vec<float, 4> operator_mul_float_4_4_result;
-        {
+        {  // inlined: operator*<float, 4, 4>
           mslport::vec<float, 4> v_1 = b.columns[k];
           mslport::vec<float, 4> r_3 = a_1.columns[0] * mslport::make_vec<mslport::vec<float, 4>>(float(v_1[0]));
           for (int32_t i_1 = 1; i_1 < 4; ++i_1) {
@@ -66,7 +66,7 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
       operator_mul_float_4_4_4_result = r_2;
     }
     mslport::vec<float, 4> operator_mul_float_4_4_result_1;
-    {
+    {  // inlined: operator*<float, 4, 4>
       mslport::vec<float, 4> r_4 = operator_mul_float_4_4_4_result.columns[0] * mslport::make_vec<mslport::vec<float, 4>>(float(v[0]));
       for (int32_t i_2 = 1; i_2 < 4; ++i_2) {
         r_4 += (operator_mul_float_4_4_4_result.columns[i_2] * mslport::make_vec<mslport::vec<float, 4>>(float(v[i_2])));
@@ -74,7 +74,7 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
       operator_mul_float_4_4_result_1 = r_4;
     }
     mslport::vec<float, 4> operator_mul_float_4_4_2_result;
-    {
+    {  // inlined: operator*<float, 4, 4>
       mslport::vec<float, 4> r_5;
       for (int32_t i_3 = 0; i_3 < 4; ++i_3) {
         float s_1 = 0.0f;
@@ -87,7 +87,7 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
     }
     mslport::vec<float, 4> w = operator_mul_float_4_4_result_1 + operator_mul_float_4_4_2_result;
     matrix_float_2_2 matrix_float_2_2_result;
-    {
+    {  // inlined: matrix_float_2_2
       mslport::vec<float, 2> c0 = a.columns[0];
       mslport::vec<float, 2> c1 = a.columns[1];
       matrix_float_2_2 self_1;

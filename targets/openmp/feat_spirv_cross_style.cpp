@@ -30,7 +30,7 @@ void feat_spirv_cross_style_threadgroup(SSBO* _12, const UBO _20, const mslport:
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
   }
-  {
+  {  // inlined: operator*<float, 4, 4>
     for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
     for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
     #pragma omp simd
@@ -65,7 +65,7 @@ void feat_spirv_cross_style_threadgroup(SSBO* _12, const UBO _20, const mslport:
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     }
-    {
+    {  // inlined: reduce_step
       // threadgroup_barrier (feat_spirv_cross_style.metal:80:5): every work-item loop above has finished
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
@@ -104,7 +104,7 @@ void feat_spirv_cross_style_threadgroup(SSBO* _12, const UBO _20, const mslport:
     (*_12).data[gl_GlobalInvocationID.x] = (st._total[wi] + _20.color.y);
     if (gl_GlobalInvocationID.x == 0u) {
       packed_float3 packed_float3_result;
-      {
+      {  // inlined: packed_float3
         mslport::vec<float, 3> v_1 = mslport::make_vec<mslport::vec<float, 3>>((*_12).pos.__elems[0], (*_12).pos.__elems[1], (*_12).pos.__elems[2]) + mslport::make_vec<mslport::vec<float, 3>>(float(1.0f));
         packed_float3 self;
         self.__elems[0] = v_1.x;

@@ -33,7 +33,7 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t r = geo.tg_pos.x * geo.full_size.x + lx;
         RunningStats RunningStats_result;
-        {
+        {  // inlined: RunningStats
           RunningStats self;
           self.total = 0.0f;
           self.peak = (-1000.0f);
@@ -41,10 +41,10 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
           RunningStats_result = self;
         }
         RunningStats row = RunningStats_result;
-        {
+        {  // inlined: push_all
           const float* v = x + (r * 4u);
           for (int32_t j = 0; j < 4; ++j) {
-            {
+            {  // inlined: push
               float v_1 = v[j];
               row.total += v_1;
               row.peak = mslport::msl::max(row.peak, v_1);
@@ -53,7 +53,7 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
           }
         }
         RunningStats RunningStats_result_1;
-        {
+        {  // inlined: RunningStats
           RunningStats self_1;
           self_1.total = 0.0f;
           self_1.peak = (-1000.0f);
@@ -61,22 +61,22 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
           RunningStats_result_1 = self_1;
         }
         RunningStats head = (RunningStats)(RunningStats_result_1);
-        {
+        {  // inlined: push
           float v_2 = x[r * 4u];
           head.total += v_2;
           head.peak = mslport::msl::max(head.peak, v_2);
           head.count++;
         }
-        {
+        {  // inlined: push
           float v_3 = x[(r * 4u) + 1u];
           head.total += v_3;
           head.peak = mslport::msl::max(head.peak, v_3);
           head.count++;
         }
         RunningStats operator_add_result;
-        {
+        {  // inlined: operator+
           RunningStats RunningStats_result_2;
-          {
+          {  // inlined: RunningStats
             int32_t start = row.count + head.count;
             RunningStats self_2;
             self_2.total = 0.0f;
@@ -91,11 +91,11 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
         }
         RunningStats merged = operator_add_result;
         float mean_result;
-        {
+        {  // inlined: mean
           mean_result = (merged.total / float(merged.count));
         }
         float scale_result;
-        {
+        {  // inlined: scale
           scale_result = 2.0f;
         }
         mslport_stage0[lx] = ((mean_result * scale_result) + merged.peak) + float(merged.count);
@@ -110,7 +110,7 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t r = geo.tg_pos.x * geo.full_size.x + lx;
       RunningStats RunningStats_result;
-      {
+      {  // inlined: RunningStats
         RunningStats self;
         self.total = 0.0f;
         self.peak = (-1000.0f);
@@ -118,10 +118,10 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
         RunningStats_result = self;
       }
       RunningStats row = RunningStats_result;
-      {
+      {  // inlined: push_all
         const float* v = x + (r * 4u);
         for (int32_t j = 0; j < 4; ++j) {
-          {
+          {  // inlined: push
             float v_1 = v[j];
             row.total += v_1;
             row.peak = mslport::msl::max(row.peak, v_1);
@@ -130,7 +130,7 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
         }
       }
       RunningStats RunningStats_result_1;
-      {
+      {  // inlined: RunningStats
         RunningStats self_1;
         self_1.total = 0.0f;
         self_1.peak = (-1000.0f);
@@ -138,22 +138,22 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
         RunningStats_result_1 = self_1;
       }
       RunningStats head = (RunningStats)(RunningStats_result_1);
-      {
+      {  // inlined: push
         float v_2 = x[r * 4u];
         head.total += v_2;
         head.peak = mslport::msl::max(head.peak, v_2);
         head.count++;
       }
-      {
+      {  // inlined: push
         float v_3 = x[(r * 4u) + 1u];
         head.total += v_3;
         head.peak = mslport::msl::max(head.peak, v_3);
         head.count++;
       }
       RunningStats operator_add_result;
-      {
+      {  // inlined: operator+
         RunningStats RunningStats_result_2;
-        {
+        {  // inlined: RunningStats
           int32_t start = row.count + head.count;
           RunningStats self_2;
           self_2.total = 0.0f;
@@ -168,11 +168,11 @@ void feat_struct_methods_threadgroup(const float* x, float* out, const mslport::
       }
       RunningStats merged = operator_add_result;
       float mean_result;
-      {
+      {  // inlined: mean
         mean_result = (merged.total / float(merged.count));
       }
       float scale_result;
-      {
+      {  // inlined: scale
         scale_result = 2.0f;
       }
       out[r] = (((mean_result * scale_result) + merged.peak) + float(merged.count));

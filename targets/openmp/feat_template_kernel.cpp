@@ -54,7 +54,7 @@ void feat_template_kernel_f32_threadgroup(const float* x, float* out, const mslp
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t lid = lx;
         float v = float(tile[uint32_t(32 - 1) - lid]);
-        mslport_stage0[lx] = float((v * float(f.scale)) + float(f.offset));
+        mslport_stage0[lx] = (v * float(f.scale)) + float(f.offset);
       }
       mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
     }
@@ -66,7 +66,7 @@ void feat_template_kernel_f32_threadgroup(const float* x, float* out, const mslp
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
       const uint32_t lid = lx;
       float v = float(tile[uint32_t(32 - 1) - lid]);
-      out[(group * 32u) + lid] = float((v * float(f.scale)) + float(f.offset));
+      out[(group * 32u) + lid] = ((v * float(f.scale)) + float(f.offset));
     }
   }
 }

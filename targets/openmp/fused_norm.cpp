@@ -245,7 +245,7 @@ void fused_moe_wsum_norm_add_f32(const float* expert_outputs, const float* weigh
 
 extern "C" int mslport_entry_fused_moe_wsum_norm_add_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_moe_wsum_norm_add_f32(mslport::require_buffer<float>(a, 0, "expert_outputs"), mslport::require_buffer<float>(a, 1, "weights"), mslport::require_buffer<float>(a, 2, "residual"), mslport::require_buffer<float>(a, 3, "norm_weight"), mslport::require_buffer<float>(a, 4, "output"), *mslport::require_buffer<const uint32_t>(a, 5, "dim"), *mslport::require_buffer<const uint32_t>(a, 6, "top_k"), *mslport::require_buffer<const uint32_t>(a, 7, "rows"), *mslport::require_buffer<const float>(a, 8, "eps"), a->threadgroup_bytes[0], *d);
+    fused_moe_wsum_norm_add_f32(mslport::require_buffer<float>(a, 0, "expert_outputs"), mslport::require_buffer<float>(a, 1, "weights"), mslport::require_buffer<float>(a, 2, "residual"), mslport::require_buffer<float>(a, 3, "norm_weight"), mslport::require_buffer<float>(a, 4, "output"), *mslport::require_buffer<const uint32_t>(a, 5, "dim"), *mslport::require_buffer<const uint32_t>(a, 6, "top_k"), *mslport::require_buffer<const uint32_t>(a, 7, "rows"), *mslport::require_buffer<const float>(a, 8, "eps"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_moe_wsum_norm_add_f32", e.what());
@@ -533,7 +533,7 @@ void fused_moe_wsum_dnorm_add_f32(const float* expert_outputs, const float* weig
 
 extern "C" int mslport_entry_fused_moe_wsum_dnorm_add_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_moe_wsum_dnorm_add_f32(mslport::require_buffer<float>(a, 0, "expert_outputs"), mslport::require_buffer<float>(a, 1, "weights"), mslport::require_buffer<float>(a, 2, "residual"), mslport::require_buffer<float>(a, 3, "res_norm_weight"), mslport::require_buffer<float>(a, 4, "moe_norm_weight"), mslport::require_buffer<float>(a, 5, "output"), *mslport::require_buffer<const uint32_t>(a, 6, "dim"), *mslport::require_buffer<const uint32_t>(a, 7, "top_k"), *mslport::require_buffer<const uint32_t>(a, 8, "rows"), *mslport::require_buffer<const float>(a, 9, "eps"), a->threadgroup_bytes[0], *d);
+    fused_moe_wsum_dnorm_add_f32(mslport::require_buffer<float>(a, 0, "expert_outputs"), mslport::require_buffer<float>(a, 1, "weights"), mslport::require_buffer<float>(a, 2, "residual"), mslport::require_buffer<float>(a, 3, "res_norm_weight"), mslport::require_buffer<float>(a, 4, "moe_norm_weight"), mslport::require_buffer<float>(a, 5, "output"), *mslport::require_buffer<const uint32_t>(a, 6, "dim"), *mslport::require_buffer<const uint32_t>(a, 7, "top_k"), *mslport::require_buffer<const uint32_t>(a, 8, "rows"), *mslport::require_buffer<const float>(a, 9, "eps"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_moe_wsum_dnorm_add_f32", e.what());
@@ -754,7 +754,7 @@ void fused_norm_add_f32(const float* residual, const float* input, const float* 
 
 extern "C" int mslport_entry_fused_norm_add_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_norm_add_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), *mslport::require_buffer<const uint32_t>(a, 4, "dim"), *mslport::require_buffer<const uint32_t>(a, 5, "rows"), *mslport::require_buffer<const float>(a, 6, "eps"), a->threadgroup_bytes[0], *d);
+    fused_norm_add_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), *mslport::require_buffer<const uint32_t>(a, 4, "dim"), *mslport::require_buffer<const uint32_t>(a, 5, "rows"), *mslport::require_buffer<const float>(a, 6, "eps"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_norm_add_f32", e.what());
@@ -1025,7 +1025,7 @@ void fused_residual_norm_f32(const float* residual, const float* input, const fl
 
 extern "C" int mslport_entry_fused_residual_norm_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_residual_norm_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "normed_output"), mslport::require_buffer<float>(a, 4, "sum_output"), *mslport::require_buffer<const FusedResidualNormF32Params>(a, 5, "params"), a->threadgroup_bytes[0], *d);
+    fused_residual_norm_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "normed_output"), mslport::require_buffer<float>(a, 4, "sum_output"), *mslport::require_buffer<const FusedResidualNormF32Params>(a, 5, "params"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_residual_norm_f32", e.what());
@@ -1250,7 +1250,7 @@ void fused_residual_norm_scalar_f32(const float* residual, const float* input, c
 
 extern "C" int mslport_entry_fused_residual_norm_scalar_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_residual_norm_scalar_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), mslport::require_buffer<float>(a, 4, "scalar"), *mslport::require_buffer<const FusedResidualNormScalarF32Params>(a, 5, "params"), a->threadgroup_bytes[0], *d);
+    fused_residual_norm_scalar_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), mslport::require_buffer<float>(a, 4, "scalar"), *mslport::require_buffer<const FusedResidualNormScalarF32Params>(a, 5, "params"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_residual_norm_scalar_f32", e.what());
@@ -1475,7 +1475,7 @@ void fused_norm_add_scalar_f32(const float* residual, const float* input, const 
 
 extern "C" int mslport_entry_fused_norm_add_scalar_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_norm_add_scalar_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), mslport::require_buffer<float>(a, 4, "scalar"), *mslport::require_buffer<const FusedNormAddScalarF32Params>(a, 5, "params"), a->threadgroup_bytes[0], *d);
+    fused_norm_add_scalar_f32(mslport::require_buffer<float>(a, 0, "residual"), mslport::require_buffer<float>(a, 1, "input"), mslport::require_buffer<float>(a, 2, "weight"), mslport::require_buffer<float>(a, 3, "output"), mslport::require_buffer<float>(a, 4, "scalar"), *mslport::require_buffer<const FusedNormAddScalarF32Params>(a, 5, "params"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_norm_add_scalar_f32", e.what());
@@ -1650,7 +1650,7 @@ void fused_moe_routing_f32(const float* logits, uint32_t* expert_ids, float* rou
 
 extern "C" int mslport_entry_fused_moe_routing_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_moe_routing_f32(mslport::require_buffer<float>(a, 0, "logits"), mslport::require_buffer<uint32_t>(a, 1, "expert_ids"), mslport::require_buffer<float>(a, 2, "routing_weights"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), *mslport::require_buffer<const FusedMoeRoutingParams>(a, 4, "params"), a->threadgroup_bytes[0], *d);
+    fused_moe_routing_f32(mslport::require_buffer<float>(a, 0, "logits"), mslport::require_buffer<uint32_t>(a, 1, "expert_ids"), mslport::require_buffer<float>(a, 2, "routing_weights"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), *mslport::require_buffer<const FusedMoeRoutingParams>(a, 4, "params"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_moe_routing_f32", e.what());
@@ -1831,7 +1831,7 @@ void fused_moe_routing_batch_f32(const float* logits_all, uint32_t* expert_ids_a
 
 extern "C" int mslport_entry_fused_moe_routing_batch_f32(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    fused_moe_routing_batch_f32(mslport::require_buffer<float>(a, 0, "logits_all"), mslport::require_buffer<uint32_t>(a, 1, "expert_ids_all"), mslport::require_buffer<float>(a, 2, "routing_weights_all"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), *mslport::require_buffer<const FusedMoeRoutingParams>(a, 4, "params"), a->threadgroup_bytes[0], *d);
+    fused_moe_routing_batch_f32(mslport::require_buffer<float>(a, 0, "logits_all"), mslport::require_buffer<uint32_t>(a, 1, "expert_ids_all"), mslport::require_buffer<float>(a, 2, "routing_weights_all"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), *mslport::require_buffer<const FusedMoeRoutingParams>(a, 4, "params"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "fused_moe_routing_batch_f32", e.what());

@@ -381,7 +381,7 @@ void moe_gate(const mslport::bfloat* hidden_state, const float* router_weights, 
 
 extern "C" int mslport_entry_moe_gate(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
   try {
-    moe_gate(mslport::require_buffer<mslport::bfloat>(a, 0, "hidden_state"), mslport::require_buffer<float>(a, 1, "router_weights"), mslport::require_buffer<float>(a, 2, "norm_weight"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), mslport::require_buffer<uint32_t>(a, 4, "expert_ids"), mslport::require_buffer<float>(a, 5, "expert_weights"), *mslport::require_buffer<const uint32_t>(a, 6, "hidden_dim"), *mslport::require_buffer<const uint32_t>(a, 7, "n_experts"), *mslport::require_buffer<const uint32_t>(a, 8, "top_k"), *mslport::require_buffer<const float>(a, 9, "rms_eps"), a->threadgroup_bytes[0], *d);
+    moe_gate(mslport::require_buffer<mslport::bfloat>(a, 0, "hidden_state"), mslport::require_buffer<float>(a, 1, "router_weights"), mslport::require_buffer<float>(a, 2, "norm_weight"), mslport::require_buffer<float>(a, 3, "per_expert_scale"), mslport::require_buffer<uint32_t>(a, 4, "expert_ids"), mslport::require_buffer<float>(a, 5, "expert_weights"), *mslport::require_buffer<const uint32_t>(a, 6, "hidden_dim"), *mslport::require_buffer<const uint32_t>(a, 7, "n_experts"), *mslport::require_buffer<const uint32_t>(a, 8, "top_k"), *mslport::require_buffer<const float>(a, 9, "rms_eps"), mslport::require_threadgroup_memory(a, 0, "shared"), *d);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(msg, msg_len, "%s: %s", "moe_gate", e.what());

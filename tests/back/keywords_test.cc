@@ -4,34 +4,34 @@
 // named `errno` or `M_PI` made the emitted C++ fail to compile).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "back/opencl/keywords.h"
 #include "back/openmp/keywords.h"
+#include "support/subprocess.h"
 #include "test_support.h"
 
 using namespace mslport;
 
 namespace {
 
-// The names of the macros `command` (a preprocessor run with -dM) defines,
+// The names of the macros a preprocessor run with -dM (`argv`) defines,
 // leaving out the implementation's own (leading underscore). Empty when the
 // compiler is not there.
-std::set<std::string> macros(const std::string& command) {
+std::set<std::string> macros(const std::vector<std::string>& argv) {
   std::set<std::string> out;
-  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
-  if (!p) return out;
-  char line[4096];
-  while (fgets(line, sizeof line, p)) {
-    std::string s = line;
+  mslport::ProcessResult r = mslport::run_process(argv, {0, size_t{64} << 20});
+  if (!r.ok()) return out;
+  std::istringstream lines(r.output);
+  for (std::string s; std::getline(lines, s);) {
     if (s.rfind("#define ", 0) != 0) continue;
-    std::string name = s.substr(8, s.find_first_of(" (\n", 8) - 8);
+    std::string name = s.substr(8, s.find_first_of(" (", 8) - 8);
     if (!name.empty() && name[0] != '_') out.insert(name);
   }
-  pclose(p);
   return out;
 }
 
@@ -49,8 +49,8 @@ TEST(CppKeywords, EveryMacroTheEmittedCodeSeesIsReserved) {
       const std::string file = probe(std::string("probe_") + header + ".cpp",
                                      std::string("#include <mslport/") + header + ">\n");
       for (const char* std : {"c++17", "gnu++17"}) {
-        const std::set<std::string> names = macros(std::string(cxx) + " -std=" + std + " -fopenmp -march=native " +
-                                                   "-DMSLPORT_RUNNER_MODULE -dM -E -I" + include + " " + file);
+        const std::set<std::string> names = macros({cxx, std::string("-std=") + std, "-fopenmp", "-march=native",
+                                                    "-DMSLPORT_RUNNER_MODULE", "-dM", "-E", "-I" + include, file});
         compilers += !names.empty();
         for (const std::string& n : names)
           EXPECT_TRUE(back::openmp::is_reserved_in_cpp(n, passes::NameScope::Field))
@@ -78,7 +78,7 @@ TEST(OpenCLKeywords, EveryMacroOfOpenCLCIsReserved) {
   int compilers = 0;
   for (const char* clang : {"clang-19", "clang"}) {
     const std::set<std::string> names =
-        macros(std::string(clang) + " -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -dM -E " + file);
+        macros({clang, "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-dM", "-E", file});
     compilers += !names.empty();
     for (const std::string& n : names)
       EXPECT_TRUE(back::opencl::is_reserved_in_opencl(n)) << n << " (" << clang << ") is not in back/opencl/cl_macros.inc";

@@ -9,10 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "back/openmp/emit_openmp.h"
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
+#include "support/subprocess.h"
 #include "test_support.h"
 #include "verify_each.h"
 
@@ -49,12 +51,16 @@ class Compiled {
     std::ofstream(dir / (name + ".h")) << r.header_source;
     std::ofstream(dir / (name + ".cpp")) << r.cpp_source;
     std::string so = (dir / (name + ".so")).string();
-    std::string cmd = "c++ -std=c++17 -O1 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE " + extra_flags + " -I" +
-                      mslport::testing::source_path("lib/runtime/include") + " -o " + so + " " + (dir / (name + ".cpp")).string() +
-                      " 2>" + (dir / (name + ".log")).string();
-    if (std::system(cmd.c_str()) != 0) {
-      std::ifstream log(dir / (name + ".log"));
-      error = "compile failed: " + std::string(std::istreambuf_iterator<char>(log), {}) + "\n" + source;
+    std::vector<std::string> argv = {"c++", "-std=c++17", "-O1", "-fopenmp", "-shared", "-fPIC",
+                                     "-DMSLPORT_RUNNER_MODULE"};
+    std::istringstream flags(extra_flags);
+    for (std::string f; flags >> f;) argv.push_back(f);
+    for (std::string a : {std::string("-I") + mslport::testing::source_path("lib/runtime/include"), std::string("-o"),
+                          so, (dir / (name + ".cpp")).string()})
+      argv.push_back(a);
+    mslport::ProcessResult compiled = mslport::run_process(argv);
+    if (!compiled.ok()) {
+      error = "compile failed (" + compiled.describe() + "): " + compiled.output + "\n" + source;
       return;
     }
     handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -961,4 +967,46 @@ kernel void after_return(device const float* a [[buffer(0)]], device float* out 
 )");
   ASSERT_TRUE(c.error.empty()) << c.error;
   EXPECT_EQ(c.source.find("streams_past_cache"), std::string::npos) << c.source;
+}
+
+TEST(OpenMPBackend, PointerCastAsSubscriptBaseKeepsItsParentheses) {
+  // `((device const float4*) src)[i].y`: the cast binds looser than [] and .
+  Compiled c("postfix_cast", R"(
+kernel void postfix_cast(device const char* src [[buffer(0)]], device float* out [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+  out[i] = ((device const float*) src)[i] + ((device const float4*) src)[i].y;
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> src(4 * 8), out(8, -1.0f);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = float(i);
+  mslport_args a{};
+  a.buffers[0] = src.data();
+  a.buffers[1] = out.data();
+  ASSERT_EQ(c.run("postfix_cast", a, 1, 8), 0);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], src[i] + src[4 * i + 1]) << i;
+}
+
+TEST(OpenMPBackend, SimdSumOfVectorsAddsLaneByLane) {
+  Compiled c("vec_simd_sum", R"(
+kernel void vec_simd_sum(device const float4* in [[buffer(0)]], device float4* out [[buffer(1)]],
+                         uint i [[thread_position_in_grid]]) {
+  out[i] = simd_sum(in[i]) + simd_prefix_exclusive_sum(in[i]);
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> in(4 * 64), out(4 * 64, -1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 7);
+  mslport_args a{};
+  a.buffers[0] = in.data();
+  a.buffers[1] = out.data();
+  ASSERT_EQ(c.run("vec_simd_sum", a, 1, 64), 0);
+  for (int lane = 0; lane < 64; ++lane)
+    for (int j = 0; j < 4; ++j) {
+      int g = lane / 32 * 32;
+      float total = 0, before = 0;
+      for (int l = g; l < g + 32; ++l) total += in[4 * l + j];
+      for (int l = g; l < lane; ++l) before += in[4 * l + j];
+      EXPECT_EQ(out[4 * lane + j], total + before) << lane << "." << j;
+    }
 }

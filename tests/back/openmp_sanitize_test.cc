@@ -14,6 +14,7 @@
 #include "back/openmp/raise/sanitize.h"
 #include "front/parse_metal.h"
 #include "mslport/kernel_abi.h"
+#include "support/subprocess.h"
 #include "test_support.h"
 #include "verify_each.h"
 
@@ -51,12 +52,11 @@ struct Sanitized {
     std::ofstream(dir / (name + ".h")) << r.header_source;
     std::ofstream(dir / (name + ".cpp")) << r.cpp_source;
     std::string so = (dir / (name + ".so")).string();
-    std::string cmd = "c++ -std=c++17 -O1 -fopenmp -shared -fPIC -DMSLPORT_RUNNER_MODULE -I" +
-                      mslport::testing::source_path("lib/runtime/include") + " -o " + so + " " +
-                      (dir / (name + ".cpp")).string() + " 2>" + (dir / (name + ".log")).string();
-    if (std::system(cmd.c_str()) != 0) {
-      std::ifstream log(dir / (name + ".log"));
-      error = "compile failed: " + std::string(std::istreambuf_iterator<char>(log), {}) + "\n" + source;
+    mslport::ProcessResult compiled = mslport::run_process(
+        {"c++", "-std=c++17", "-O1", "-fopenmp", "-shared", "-fPIC", "-DMSLPORT_RUNNER_MODULE",
+         "-I" + mslport::testing::source_path("lib/runtime/include"), "-o", so, (dir / (name + ".cpp")).string()});
+    if (!compiled.ok()) {
+      error = "compile failed (" + compiled.describe() + "): " + compiled.output + "\n" + source;
       return;
     }
     void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);

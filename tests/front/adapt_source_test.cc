@@ -129,3 +129,32 @@ TEST(AdaptSource, NothingToDoLeavesTheTextAlone) {
   EXPECT_FALSE(r.changed);
   EXPECT_EQ(r.text, src);
 }
+
+TEST(AdaptSource, CastsToVectorTypesBecomeConversions) {
+  std::string out = adapted(
+      "template <typename T4, class U> T4 f(device const half4* p, U u) {\n"
+      "  float4 a = (float4)(*p) + (float4)p[1].xyzw;\n"
+      "  int4 b = (int4)-a;\n"
+      "  return (T4)(*p) + T4(u) + static_cast<T4>(u) + static_cast<float4>(b);\n"
+      "}\n");
+  EXPECT_CONTAINS(out, "float4 a = float4((*p)) + float4(p[1].xyzw);");
+  EXPECT_CONTAINS(out, "int4 b = int4(-a);");
+  EXPECT_CONTAINS(out, "return ::metal::__mslport_convert<T4>((*p)) + ::metal::__mslport_convert<T4>(u) + "
+                       "::metal::__mslport_convert<T4>(u) + float4(b);");
+}
+
+TEST(AdaptSource, ParenthesesThatAreNoCastAreLeftAlone) {
+  // A statement's condition, a call of a parenthesised name with two
+  // arguments, a name not known as a type, a declaration `T (x);`, a
+  // template-id operand, and a cast inside a comment.
+  std::string src =
+      "template <typename T> void g(T x) {\n"
+      "  if (T) x = 1;\n"
+      "  y = (T)(a, b);\n"
+      "  z = (S)(a);\n"
+      "  T (w);\n"
+      "  v = (float4)f<int>(a);\n"
+      "  // (float4)(a)\n"
+      "}\n";
+  EXPECT_EQ(adapted(src), src);
+}

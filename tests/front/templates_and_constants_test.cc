@@ -171,3 +171,38 @@ kernel void k(device Buf& b [[buffer(0)]], uint tid [[thread_index_in_threadgrou
   EXPECT_NE(ir.find("(*b).a.e[tid_local % 4u] = local.e[(tid_local - 1u) % 4u]"), std::string::npos) << ir;
   EXPECT_NE(ir.find("%tid_local: uint = tid"), std::string::npos) << ir;
 }
+
+TEST(LibraryConstructs, DesignatorsReferencesAndParameterCopies) {
+  auto p = parse("constructs.metal", R"(
+kernel void k(device float* o [[buffer(0)]], device float* d [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  float a[4] = { [1 ... 2] = 0.5f };
+  float b[3] = { 7.0f, [2] = 1.0f };
+  thread float& first = a[0];
+  first = 3.0f;
+  d += 4;
+  o[i] = a[1] + b[2] + first + d[i];
+}
+)");
+  ASSERT_TRUE(p->m) << p->rendered();
+  std::string ir = ir::print_module(*p->m);
+  EXPECT_NE(ir.find("%a: float[4] = {0.0f, 0.5f, 0.5f, 0.0f}"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("%b: float[3] = {7.0f, 0.0f, 1.0f}"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("%first: const thread float* = &a[0]"), std::string::npos) << ir;  // a const pointer variable
+  EXPECT_NE(ir.find("*first = 3.0f"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("%d_local: device float* = d"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("d_local += 4"), std::string::npos) << ir;
+}
+
+TEST(LibraryConstructs, MatricesAreStructsOfColumnsWithInlinedOperators) {
+  auto p = parse("matrix.metal", R"(
+kernel void k(device float4* o [[buffer(0)]], constant float4x4& m [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  float4x4 t = transpose(m);
+  o[i] = t * o[i] + m[1];
+}
+)");
+  ASSERT_TRUE(p->m) << p->rendered();
+  std::string ir = ir::print_module(*p->m);
+  EXPECT_NE(ir.find("struct matrix_float_4_4 (size 64, align 16)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("call transpose_float_4_4(m)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("m.columns[1]"), std::string::npos) << ir;
+}

@@ -14,12 +14,21 @@
 #include "back/openmp/emit_openmp.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
+#include "support/large_stack.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// As the tool does (tool/main.cc, tool/translation.cc): libclang parses on
+// the calling thread, and each input is translated on the large stack.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  mslport::front::parse_on_calling_thread();
+  return 0;
+}
+
+namespace {
+void translate(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   mslport::DiagEngine diags;
   auto module = mslport::front::parse_metal_source("fuzz.metal", text, diags);
-  if (!module || !mslport::ir::verify_module(*module, diags)) return 0;
+  if (!module || !mslport::ir::verify_module(*module, diags)) return;
   mslport::back::openmp::EmitOptions omp;
   omp.tool_version = "fuzz";
   omp.header_name = "fuzz.h";
@@ -29,5 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cl.tool_version = "fuzz";
   mslport::back::opencl::EmitResult cl_out;
   mslport::back::opencl::emit_module(*module, cl, diags, &cl_out);
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  mslport::run_with_stack(mslport::kTranslationStackBytes, [&] { translate(data, size); });
   return 0;
 }

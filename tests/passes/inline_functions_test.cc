@@ -160,3 +160,31 @@ kernel void k(device float* o [[buffer(0)]], uint lid [[thread_position_in_threa
   EXPECT_FALSE(passes::lower_execution_model(m, m.kernels[0], diags));
   ASSERT_TRUE(diags.has_errors());
 }
+
+TEST(InlineFunctions, ValueArgumentWhoseAddressIsTakenIsCopied) {
+  // f(&x, x): the body writes x through p, then reads its copy of x.
+  auto m = inlined(R"(
+float f(thread float* p, float v) { *p = 5.0f; return v; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float x = o[i];
+  o[i] = f(&x, x);
+}
+)");
+  EXPECT_HAS(text(m), "%v: float = x");
+}
+
+TEST(InlineFunctions, KernelConstantReferenceBufferPassesToAReferenceParameter) {
+  // `constant Args&` names an object: the verifier (which runs before
+  // inlining) takes it as the argument of a helper's reference parameter.
+  auto m = parse_or_die(R"(
+struct Args { int n; float s; };
+template <typename A> void scale(A args, device float* o, uint i) { if ((int)i < args.n) o[i] *= args.s; }
+kernel void k(constant Args& args [[buffer(0)]], device float* o [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  scale<constant Args&>(args, o, i);
+}
+)");
+  DiagEngine diags;
+  EXPECT_TRUE(ir::verify_module(m, diags)) << (diags.diagnostics().empty() ? "" : diags.diagnostics()[0].message);
+  EXPECT_TRUE(passes::inline_functions(m, diags));
+  EXPECT_HAS(text(m), "args.s");
+}

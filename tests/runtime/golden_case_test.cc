@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "runtime_test_util.h"
 
@@ -85,6 +86,29 @@ TEST(GoldenCase, LoadsThreadsFormWithPartialThreadgroups) {
   EXPECT_EQ(d.grid_threads, (std::array<uint32_t, 3>{300, 5, 1}));
   EXPECT_EQ(d.threadgroups, (std::array<uint32_t, 3>{2, 3, 1}));
   EXPECT_EQ(d.threads_per_threadgroup, (std::array<uint32_t, 3>{256, 2, 1}));
+}
+
+TEST(GoldenCase, FunctionConstantsBecomeCppLiterals) {
+  std::string root = testutil::fresh_dir("golden");
+  const std::string head = R"({"kernel": "k", "case": "c", "dispatch": {"threads": [3], "threads_per_threadgroup": [3]},
+    "buffers": [{"index": 0, "name": "in", "access": "read", "data": "in.npy"}], "function_constants": )";
+  write_case(root + "/k/c", head + R"({"use_bias": true, "off": false, "n": -3, "scale": 2.5, "one": 1.0, "7": 4})" + "}");
+  std::vector<LoadError> errors;
+  auto cases = load_golden_dir(root, &errors);
+  ASSERT_TRUE(errors.empty()) << errors[0].message;
+  ASSERT_EQ(cases.size(), 1u);
+  std::map<std::string, std::string> want = {{"use_bias", "true"}, {"off", "false"}, {"n", "-3"},
+                                             {"scale", "2.5"},     {"one", "1.0"},    {"7", "4"}};
+  EXPECT_EQ(cases[0].function_constants, want);
+
+  for (const char* bad : {R"([1, 2])", R"({"x": "1"})", R"({"x": null})", R"({"a b": 1})", R"({"x": [1]})"}) {
+    std::string dir = testutil::fresh_dir("golden");
+    write_case(dir + "/k/c", head + bad + "}");
+    std::vector<LoadError> errs;
+    EXPECT_TRUE(load_golden_dir(dir, &errs).empty()) << bad;
+    ASSERT_EQ(errs.size(), 1u) << bad;
+    EXPECT_NE(errs[0].message.find("function_constants"), std::string::npos) << errs[0].message;
+  }
 }
 
 TEST(GoldenCase, MalformedCasesAreReportedWithFileAndFieldWhileGoodOnesLoad) {
@@ -183,4 +207,30 @@ TEST(GoldenCase, CompareAsIsValidated) {
 }
 
 }  // namespace
+// A grid near 2^32 threads: the threadgroup count is computed in 64 bits
+// (it wrapped to 0 threadgroups and a confusing later message).
+TEST(GoldenCase, DispatchThreadsNearTwoToThe32DoNotWrap) {
+  std::string root = testutil::fresh_dir("golden");
+  write_good_case(root + "/k/huge", "k", "huge", R"({"threads": [4294967295], "threads_per_threadgroup": [256]})");
+  std::vector<LoadError> errors;
+  auto cases = load_golden_dir(root, &errors);
+  ASSERT_TRUE(errors.empty()) << errors[0].message;
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].dispatch.threadgroups[0], 16777216u);
+  EXPECT_EQ(cases[0].dispatch.grid_threads[0], 4294967295u);
+}
+
+// case.json is read as a regular file of bounded size: a FIFO (or
+// /dev/zero) named as a single case neither blocks nor grows memory.
+TEST(GoldenCase, ACaseFileThatIsNotRegularIsAnError) {
+  std::string root = testutil::fresh_dir("golden");
+  GoldenCase c;
+  LoadError e;
+  EXPECT_FALSE(load_golden_case("/dev/zero", &c, &e));
+  EXPECT_NE(e.message.find("not a regular file"), std::string::npos) << e.message;
+  write_text(root + "/big/case.json", std::string(kMaxCaseJsonBytes + 1, ' '));
+  EXPECT_FALSE(load_golden_case(root + "/big/case.json", &c, &e));
+  EXPECT_NE(e.message.find("larger than"), std::string::npos) << e.message;
+}
+
 }  // namespace mslport::runtime

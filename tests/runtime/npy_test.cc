@@ -193,4 +193,56 @@ TEST(Npy, RejectsMalformedFiles) {
 }
 
 }  // namespace
+// Sizes from a header are checked before any arithmetic uses them.
+TEST(Npy, HugeShapesAndItemSizesAreErrorsNotOverflows) {
+  std::string err;
+  NpyArray a;
+  std::string bytes = hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }",
+                               nullptr, 0);
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("more than 2^64"), std::string::npos) << err;
+  bytes = hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", nullptr, 0);
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("does not fit in 64 bits"), std::string::npos) << err;
+  // 2^62 elements of 8 bytes: the element count fits, the byte count not.
+  bytes = hand_npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", nullptr, 0);
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("2^64 bytes"), std::string::npos) << err;
+  // An item size with more digits than any number converts (std::stoul threw).
+  bytes = hand_npy(1, "{'descr': '<f99999999999999999999', 'fortran_order': False, 'shape': (1,), }", nullptr, 0);
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("unsupported dtype"), std::string::npos) << err;
+}
+
+// The header length field's width depends on the version; a message about a
+// short file says which version and field it read.
+TEST(Npy, VersionMismatchesSayWhatWasRead) {
+  float v[2] = {1, 2};
+  std::string bytes = hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", v, sizeof v);
+  bytes[6] = 3;  // a version 1.0 file relabelled 3.0: its 2-byte length read as 4 bytes
+  NpyArray a;
+  std::string err;
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("format version 3.0"), std::string::npos) << err;
+  EXPECT_NE(err.find("length field"), std::string::npos) << err;
+  bytes[6] = 4;
+  EXPECT_FALSE(parse_npy(bytes, &a, &err));
+  EXPECT_NE(err.find("unsupported .npy format version 4.0 (mslport reads versions 1.0, 2.0 and 3.0)"),
+            std::string::npos)
+      << err;
+  // A real version 3.0 file (UTF-8 header) reads.
+  bytes = hand_npy(3, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", v, sizeof v);
+  ASSERT_TRUE(parse_npy(bytes, &a, &err)) << err;
+  EXPECT_EQ(a.count(), 2u);
+}
+
+TEST(Npy, SpecialFilesAreRefused) {
+  NpyArray a;
+  NpyHeader h;
+  std::string err;
+  EXPECT_FALSE(read_npy("/dev/zero", &a, &err));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  EXPECT_FALSE(read_npy_header("/dev/zero", &h, &err));
+}
+
 }  // namespace mslport::runtime

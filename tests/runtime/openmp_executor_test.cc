@@ -142,6 +142,44 @@ TEST(OpenMpExecutor, CachesCompiledModulesByContent) {
   EXPECT_EQ(count_modules(build), 4u);
 }
 
+// The cache key is what gets compiled: the module is built from a private
+// copy of the bytes that were hashed. Here the compiler (a wrapper) finds
+// the original file replaced by another run meanwhile; the module still
+// holds the hashed source's kernels, and the same source built from another
+// folder (every check run has its own) hits the same cache entry.
+TEST(OpenMpExecutor, CompilesExactlyWhatItHashed) {
+  std::string build = testutil::fresh_dir("build");
+  std::string dir = testutil::fresh_dir("src");
+  std::string text;
+  {
+    std::ifstream f(kModule);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+  }
+  std::string src = testutil::write_text(dir + "/mod.cpp", text);
+  std::string wrapper = testutil::write_text(
+      dir + "/tampering-cxx", "#!/bin/sh\necho 'int replaced_by_another_run;' > \"$MSLPORT_TEST_TAMPER\"\nexec c++ \"$@\"\n");
+  fs::permissions(wrapper, fs::perms::owner_all);
+  ::setenv("MSLPORT_CXX", wrapper.c_str(), 1);
+  ::setenv("MSLPORT_TEST_TAMPER", src.c_str(), 1);
+  std::string err;
+  auto ex = load_openmp_module(src, build, &err);
+  ::unsetenv("MSLPORT_CXX");
+  ::unsetenv("MSLPORT_TEST_TAMPER");
+  ASSERT_NE(ex, nullptr) << err;
+  EXPECT_TRUE(ex->has_kernel("add_one"));
+  // The same bytes in another folder, the wrapper no longer tampering: a hit
+  // (no new module), and still the hashed source's kernels.
+  std::string elsewhere = testutil::write_text(testutil::fresh_dir("src2") + "/mod.cpp", text);
+  ::setenv("MSLPORT_CXX", wrapper.c_str(), 1);
+  auto again = load_openmp_module(elsewhere, build, &err);
+  ::unsetenv("MSLPORT_CXX");
+  ASSERT_NE(again, nullptr) << err;
+  EXPECT_TRUE(again->has_kernel("add_one"));
+  EXPECT_EQ(count_modules(build), 1u);
+}
+
 TEST(OpenMpExecutor, ReportsCompileErrorsAndMissingTable) {
   std::string dir = testutil::fresh_dir("src");
   std::string err;

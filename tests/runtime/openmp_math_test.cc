@@ -156,3 +156,17 @@ TEST(OpenMpMath, PrefetchHintsPastTheEndOfABufferDoNotFault) {
   mslport::prefetch_ahead(small.data(), 0, 64);  // stride 0: one "iteration" ahead, the same lines
   EXPECT_EQ(small[15], 1.0f);
 }
+
+// Dynamic threadgroup memory: the block size is computed in 64 bits (in 32
+// bits, `bytes + 63` wrapped near 2^32 to a 1-line block), and a launch
+// that gives no memory for a [[threadgroup(n)]] argument is an error.
+TEST(OpenMpRuntime, ThreadgroupMemorySizesDoNotWrap) {
+  EXPECT_EQ(mslport::ThreadgroupMemory::lines_for(0), 1u);
+  EXPECT_EQ(mslport::ThreadgroupMemory::lines_for(64), 2u);
+  EXPECT_EQ(mslport::ThreadgroupMemory::lines_for(4294967295u), 67108865u);
+  mslport_args a;
+  std::memset(&a, 0, sizeof a);
+  a.threadgroup_bytes[2] = 512;
+  EXPECT_EQ(mslport::require_threadgroup_memory(&a, 2, "s"), 512u);
+  EXPECT_THROW(mslport::require_threadgroup_memory(&a, 0, "s"), std::runtime_error);
+}

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runtime/case_buffers.h"
 #include "runtime/runner.h"
 
 namespace mslport::runtime {
@@ -112,6 +113,42 @@ TEST(RunCases, ExceptionsBecomeErrorsAndUncoveredTargetsAreReported) {
   EXPECT_EQ(rs[1].target, "opencl");
   EXPECT_EQ(rs[1].status, "not_covered");
   EXPECT_TRUE(run_cases({c}, {"openmp"}, {&ex}, {"other"}).empty());
+}
+
+// A case runs on the executor whose module was translated with exactly the
+// case's function constants.
+class NamedExecutor : public Executor {
+ public:
+  explicit NamedExecutor(std::string id) : id_(std::move(id)) {}
+  std::string target() const override { return "openmp"; }
+  bool has_kernel(const std::string&) const override { return true; }
+  CaseResult run(const GoldenCase& c) override {
+    CaseResult r = make_result(c, target());
+    r.status = "pass";
+    r.message = id_;
+    return r;
+  }
+
+ private:
+  std::string id_;
+};
+
+TEST(RunCases, FunctionConstantsPickTheExecutor) {
+  GoldenCase plain, two, three, none;
+  plain.kernel = two.kernel = three.kernel = none.kernel = "k";
+  two.function_constants = {{"n", "2"}};
+  three.function_constants = {{"n", "3"}};
+  none.function_constants = {{"n", "4"}};
+  NamedExecutor a("plain"), b("two"), c("three");
+  b.set_function_constants({{"n", "2"}});
+  c.set_function_constants({{"n", "3"}});
+  auto rs = run_cases({three, plain, two, none}, {"openmp"}, {&a, &b, &c}, {});
+  ASSERT_EQ(rs.size(), 4u);
+  EXPECT_EQ(rs[0].message, "three");
+  EXPECT_EQ(rs[1].message, "plain");
+  EXPECT_EQ(rs[2].message, "two");
+  EXPECT_EQ(rs[3].status, "not_covered");
+  EXPECT_NE(rs[3].message.find("function constants"), std::string::npos) << rs[3].message;
 }
 
 }  // namespace

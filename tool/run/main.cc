@@ -6,38 +6,20 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 #include "runtime/check_emitted.h"
 #include "shared/bench_cli.h"
+#include "support/work_dir.h"
 
 namespace fs = std::filesystem;
 
-int main(int argc, char** argv) {
-  CLI::App app{"mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
-               "`mslport-run bench` times them"};
-  std::string targets_dir = "targets", target = "all", work_dir;
-  mslport::runtime::CheckRequest req;
-  app.add_option("--targets", targets_dir, "Directory written by `mslport regen`")->capture_default_str();
-  app.add_option("--golden", req.golden_dir, "Golden cases directory")->capture_default_str();
-  app.add_option("--target", target, "openmp, opencl or all")
-      ->check(CLI::IsMember({"openmp", "opencl", "all"}))
-      ->capture_default_str();
-  app.add_option("--platform", req.platform, "OpenCL platform name substring (default: first platform)");
-  app.add_option("--kernel", req.kernels, "Only these kernels");
-  app.add_option("--format", req.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
-  app.add_option("--work-dir", work_dir, "Where emitted code is built (default: a temp dir)");
+namespace {
 
-  std::string bench_targets = "targets";
-  mslport::tool::BenchCliOptions bench_opt;
-  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof "
-                                            "measured in the same run (as `mslport bench`, without translating)");
-  bench->add_option("--targets", bench_targets, "Directory written by `mslport regen` (or `mslport translate`)")
-      ->capture_default_str();
-  mslport::tool::add_bench_options(bench, &bench_opt);
-  app.require_subcommand(0, 1);
-  CLI11_PARSE(app, argc, argv);
-
+// Checks targets/ against the golden cases, or (with the bench subcommand)
+// times them.
+int run(const CLI::App* bench, const mslport::tool::BenchCliOptions& bench_opt, const std::string& bench_targets,
+        mslport::runtime::CheckRequest req, const std::string& targets_dir, const std::string& target,
+        const std::string& work_dir) {
   std::string err;
   if (*bench) {
     mslport::bench::BenchRequest breq;
@@ -52,13 +34,59 @@ int main(int argc, char** argv) {
   }
 
   req.targets = target == "all" ? std::vector<std::string>{"openmp", "opencl"} : std::vector<std::string>{target};
-  fs::path work = work_dir.empty() ? fs::temp_directory_path() / ("mslport-run-" + std::to_string(::getuid()))
-                                   : fs::path(work_dir);
-  req.build_dir = (work / "build").string();
+  if (!(req.case_timeout_s >= 0)) {
+    std::cerr << "mslport-run: error: --case-timeout must be a number of seconds (0 = no limit)\n";
+    return 2;
+  }
+  std::string root;
+  if (!mslport::prepare_work_root(work_dir, &root, &err)) {
+    std::cerr << "mslport-run: error: " << err << "\n";
+    return 2;
+  }
+  req.build_dir = (fs::path(root) / "build").string();
   req.modules = mslport::runtime::find_emitted_targets(targets_dir, &err);
   if (req.modules.empty()) {
     std::cerr << "mslport-run: error: " << err << "\n";
     return 2;
   }
   return mslport::runtime::check_emitted(req, false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
+               "`mslport-run bench` times them"};
+  std::string targets_dir = "targets", target = "all", work_dir;
+  mslport::runtime::CheckRequest req;
+  app.add_option("--targets", targets_dir, "Directory written by `mslport regen`")->capture_default_str();
+  app.add_option("--golden", req.golden_dir, "Golden cases directory")->capture_default_str();
+  app.add_option("--target", target, "openmp, opencl or all")
+      ->check(CLI::IsMember({"openmp", "opencl", "all"}))
+      ->capture_default_str();
+  app.add_option("--platform", req.platform, "OpenCL platform name substring (default: first platform)");
+  app.add_option("--kernel", req.kernels, "Only these kernels");
+  app.add_option("--format", req.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  app.add_option("--work-dir", work_dir, "Where emitted code is built and cached (default: $TMPDIR/mslport-UID)");
+  app.add_option("--case-timeout", req.case_timeout_s,
+                 "Seconds a golden case may run before it is stopped and reported as timed out (0 = no limit)")
+      ->capture_default_str();
+
+  std::string bench_targets = "targets";
+  mslport::tool::BenchCliOptions bench_opt;
+  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof "
+                                            "measured in the same run (as `mslport bench`, without translating)");
+  bench->add_option("--targets", bench_targets, "Directory written by `mslport regen` (or `mslport translate`)")
+      ->capture_default_str();
+  mslport::tool::add_bench_options(bench, &bench_opt);
+  app.require_subcommand(0, 1);
+  CLI11_PARSE(app, argc, argv);
+
+  // A file-system error nobody foresaw is a message, never an abort.
+  try {
+    return run(bench, bench_opt, bench_targets, req, targets_dir, target, work_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "mslport-run: error: " << e.what() << "\n";
+    return 2;
+  }
 }

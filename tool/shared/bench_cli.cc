@@ -1,40 +1,19 @@
 #include "bench_cli.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
 
 #include "support/atomic_file.h"
+#include "support/subprocess.h"
+#include "support/work_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace mslport::tool {
 
 namespace {
-
-// Runs argv (no shell); returns the exit status, or -1 if it could not start.
-int spawn(const std::vector<std::string>& argv) {
-  std::cout.flush();
-  std::cerr.flush();
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    std::vector<char*> a;
-    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execv(a[0], a.data());
-    _exit(127);
-  }
-  int st = 0;
-  while (waitpid(pid, &st, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
 
 // The chart's data goes beside the PNG (FILE.png.json), so a machine without
 // matplotlib still leaves what scripts/plot_bench.py needs.
@@ -50,9 +29,10 @@ int plot(const bench::BenchReport& report, const std::string& tool, const std::s
     std::cerr << tool << ": error: " << err << "\n";
     return 1;
   }
-  int rc = spawn({python, script, data, png});
-  if (rc != 0) {
-    std::cerr << tool << ": error: plotting failed (" << python << " " << script << " exited with " << rc
+  ProcessResult pr = run_process({python, script, data, png});
+  std::cerr << pr.output;
+  if (!pr.ok()) {
+    std::cerr << tool << ": error: plotting failed (" << display_command({python, script}) << ": " << pr.describe()
               << "; it needs python3-matplotlib); the chart's data is in " << data << "\n";
     return 1;
   }
@@ -94,14 +74,12 @@ int make_bench_request(const BenchCliOptions& opt, const std::string& tool, benc
     std::cerr << tool << ": error: --repeats must be positive\n";
     return 2;
   }
-  *work = opt.work_dir.empty() ? fs::temp_directory_path() / (tool + "-bench-" + std::to_string(::getuid()))
-                               : fs::path(opt.work_dir);
-  std::error_code ec;
-  fs::create_directories(*work, ec);
-  if (ec) {
-    std::cerr << tool << ": error: cannot create " << work->string() << ": " << ec.message() << "\n";
+  std::string root, err;
+  if (!prepare_work_root(opt.work_dir, &root, &err)) {
+    std::cerr << tool << ": error: " << err << "\n";
     return 2;
   }
+  *work = root;
   req->build_dir = (*work / "build").string();
   req->platforms = opt.platforms;
   req->kernels = opt.kernels;

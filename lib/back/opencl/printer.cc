@@ -217,7 +217,8 @@ class Printer {
     const std::string pad(2 * indent_, ' ');
     switch (s.kind) {
       case Stmt::Kind::Block:
-        out_ += pad + "{\n";
+        // A helper's inlined body is named (`{  // inlined: f`).
+        out_ += pad + "{" + (s.comment.empty() ? "" : "  // " + s.comment) + "\n";
         ++indent_;
         for (auto& c : s.stmts) stmt(*c);
         --indent_;

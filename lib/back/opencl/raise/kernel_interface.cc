@@ -120,6 +120,25 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   grid.var = cl.grid_var;
   cl.args.push_back(grid);
 
+  // A program-scope constant array used as a pointer (`table + i`, a
+  // pointer variable set to it) would be a __constant pointer among the
+  // __global ones the kernel's constant pointers become: refused, as its
+  // address taken with & is. Indexing it (`table[i]`) stays as it is.
+  auto decays = [&](const Expr& x) {
+    return x.kind == Expr::Kind::GlobalConstRef && x.type.is_array();
+  };
+  ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
+    if (s.expr && decays(*s.expr) && s.kind == ir::Stmt::Kind::Decl)
+      ctx.unsupported(s.expr->loc.valid() ? s.expr->loc : k.loc, "a pointer to a program-scope constant array");
+    return true;
+  });
+  ir::walk_stmt_exprs(*k.body, [&](const Expr& x) {
+    for (size_t i = 0; i < x.args.size(); ++i)
+      if (x.args[i] && decays(*x.args[i]) && !(x.kind == Expr::Kind::Index && i == 0))
+        ctx.unsupported(x.loc.valid() ? x.loc : k.loc, "a pointer to a program-scope constant array");
+    return true;
+  });
+
   for (auto& p : k.params)
     if (p.kind == ir::Param::Kind::Buffer) p.type = to_global(p.type);
   for (auto& v : k.vars) v.type = to_global(v.type);

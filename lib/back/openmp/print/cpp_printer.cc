@@ -175,9 +175,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     std::string s = expr(x, wi);
     return needs_parens(x) ? "(" + s + ")" : s;
   };
-  // The operand of [] or ->: a C-style cast `(T*)(p)` binds less tightly.
-  auto postfix_base = [&](const Expr& x) {
-    const bool c_cast = x.kind == Expr::Kind::Cast && !x.type.is_scalar() && !x.type.is_vector();
+  // The base of [], . and ->: a C-style cast (`(const float*)(p)`) binds
+  // looser than they do.
+  auto postfix = [&](const Expr& x) {
+    bool c_cast = x.kind == Expr::Kind::Cast && !x.type.is_scalar() && !x.type.is_vector();
     return c_cast ? "(" + expr(x, wi) + ")" : sub(x);
   };
   switch (e.kind) {
@@ -267,16 +268,16 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::Bitcast:
       return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
     case Expr::Kind::Index:
-      return postfix_base(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
+      return postfix(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
     case Expr::Kind::Member: {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;
       const std::string& field = m_.structs.at(st.struct_index).fields.at(e.index).name;
-      return postfix_base(base) + (e.arrow ? "->" : ".") + field;
+      return postfix(base) + (e.arrow ? "->" : ".") + field;
     }
     case Expr::Kind::Swizzle: {
       static const char* kLanes = "xyzw";
-      if (e.components.size() == 1) return sub(*e.args[0]) + "." + kLanes[e.components[0]];
+      if (e.components.size() == 1) return postfix(*e.args[0]) + "." + kLanes[e.components[0]];
       std::string s = "mslport::swizzle<";
       for (size_t i = 0; i < e.components.size(); ++i) s += (i ? ", " : "") + std::to_string(e.components[i]);
       return s + ">(" + expr(*e.args[0], wi) + ")";

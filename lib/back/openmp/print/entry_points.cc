@@ -56,7 +56,9 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
           out.threadgroup.push_back("uint32_t " + prm.name + "_bytes");
           out.tg_args.push_back(prm.name + "_bytes");
         }
-        out.generic.push_back("a->threadgroup_bytes[" + std::to_string(prm.index) + "]");
+        // The runner's size, refused when 0 (mslport/openmp_rt.h).
+        out.generic.push_back("mslport::require_threadgroup_memory(a, " + std::to_string(prm.index) + ", \"" +
+                              prm.name + "\")");
         break;
       case Param::Kind::Builtin:
       // Helper functions' parameters: inline_functions left no helper.

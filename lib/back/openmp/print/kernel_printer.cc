@@ -192,7 +192,8 @@ void BodyPrinter::tg_node(const TgNode& n, const Scope& scope) {
     case TgNode::Kind::Stmt: tg_stmt(*n.stmt); break;
     case TgNode::Kind::Skipped: break;
     case TgNode::Kind::Block:
-      line("{");
+      // A helper's inlined body is named (`{  // inlined: f`).
+      line(n.stmt && !n.stmt->comment.empty() ? "{  // " + n.stmt->comment : "{");
       ++indent_;
       tg_nodes(n.body, scope);
       --indent_;

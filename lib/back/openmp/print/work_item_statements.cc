@@ -45,7 +45,7 @@ void BodyPrinter::wi_stmt(const Stmt& s, const Scope& scope) {
   line_directive(s.loc);
   switch (s.kind) {
     case Stmt::Kind::Block:
-      line("{");
+      line(s.comment.empty() ? "{" : "{  // " + s.comment);  // a helper's inlined body is named
       wi_block_contents(s, scope);
       line("}");
       break;

@@ -594,12 +594,27 @@ template <class T> T* require_buffer(const mslport_args* a, int index, const cha
   return static_cast<T*>(a->buffers[index]);
 }
 
+// The generic entry's size of the dynamic [[threadgroup(index)]] memory.
+// Metal has no zero-length threadgroup argument: 0 means the launcher gave
+// none (a golden case without that threadgroup_memory entry), and the
+// kernel would index memory that is not there.
+inline uint32_t require_threadgroup_memory(const mslport_args* a, int index, const char* name) {
+  if (a->threadgroup_bytes[index] == 0)
+    throw std::runtime_error(std::string("threadgroup(") + std::to_string(index) + ") memory '" + name +
+                             "' has 0 bytes: the launch gives none for this [[threadgroup(" +
+                             std::to_string(index) + ")]] argument");
+  return a->threadgroup_bytes[index];
+}
+
 // Dynamic threadgroup memory, one block per OpenMP thread, reused by every
 // threadgroup that thread runs.
 class ThreadgroupMemory {
  public:
-  explicit ThreadgroupMemory(uint32_t bytes) : storage_((bytes + 63) / 64 + 1) {}
+  explicit ThreadgroupMemory(uint32_t bytes) : storage_(lines_for(bytes)) {}
   void* data() { return storage_.data(); }
+  // 64-byte lines for `bytes`, plus one: in 64 bits, so that a size near
+  // 2^32 does not wrap around to a tiny block.
+  static size_t lines_for(uint32_t bytes) { return (size_t{bytes} + 63) / 64 + 1; }
 
  private:
   struct alignas(64) Line { unsigned char b[64]; };
@@ -613,14 +628,19 @@ class ThreadgroupMemory {
 enum class Reduce { Sum, Product, Max, Min, And, Or, Xor };
 
 template <class T> T reduce_identity(Reduce op) {
-  switch (op) {
-    case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
-    case Reduce::Product: return T(1);
-    case Reduce::Max: return std::numeric_limits<T>::lowest();
-    case Reduce::Min: return std::numeric_limits<T>::max();
-    case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+  // Vectors (simd_sum(float4)): the first active lane's value replaces it.
+  if constexpr (is_vec<T>::value) {
+    return T{};
+  } else {
+    switch (op) {
+      case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
+      case Reduce::Product: return T(1);
+      case Reduce::Max: return std::numeric_limits<T>::lowest();
+      case Reduce::Min: return std::numeric_limits<T>::max();
+      case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+    }
+    return T(0);
   }
-  return T(0);
 }
 template <class T> T reduce_combine(Reduce op, T a, T b) {
   switch (op) {
@@ -659,7 +679,7 @@ template <class T> void simd_reduce(Reduce op, const T* in, const bool* act, uin
 template <class T> void simd_prefix_sum(bool inclusive, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
-    T acc = T(0);
+    T acc{};  // zero, scalar or vector
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
       if (inclusive) { acc = acc + in[l]; out[l] = acc; }

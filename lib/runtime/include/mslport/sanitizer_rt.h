@@ -152,7 +152,7 @@ struct Region {
   bool threadgroup = false;
   bool tracked = false;  // device buffer the kernel may write: race-checked
   uintptr_t base = 0;
-  uint64_t bytes = 0;  // 0 = unknown (no bounds check)
+  uint64_t bytes = 0;  // device buffers: 0 = unknown (no bounds check)
   uint32_t elem = 1;   // element size, for 'name[i]' in messages
   std::vector<Cell> shadow;
 };
@@ -277,7 +277,9 @@ class Checker {
     Region* r = id >= 0 ? &regions_[id] : find(a, id == kFindThreadgroup);
     if (!r || !r->base) return *p;
     const int64_t off = int64_t(a - r->base);
-    if (r->bytes && (off < 0 || uint64_t(off) + sizeof(T) > r->bytes)) {
+    // A device buffer of unknown size (0) is not bounded; threadgroup
+    // memory always has its size, and 0 bytes is a size (every access out).
+    if ((r->bytes || r->threadgroup) && (off < 0 || uint64_t(off) + sizeof(T) > r->bytes)) {
       if (checks_ & kBounds) out_of_bounds(s, use, *r, off, wi);
       return scratch<T>();
     }
