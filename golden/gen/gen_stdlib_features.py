@@ -21,7 +21,7 @@ KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop
            "feat_math_functions", "feat_integer_functions",
            "feat_geometric_relational", "feat_simd_prefix", "feat_quad_functions",
            "feat_simd_exchange", "feat_simdgroup_matrix_half",
-           "feat_half_arithmetic", "feat_conversions"]
+           "feat_half_arithmetic", "feat_conversions", "feat_matrix_shapes"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -796,6 +796,48 @@ def conversions(case, desc, n):
     cs.save()
 
 
+def matrix_shapes(case, desc, n):
+    k = "feat_matrix_shapes"
+    rng = rng_for(k, case)
+    a_in = eighths(rng, (n, 2, 4), -32, 33)    # a_in[i, c] = column c of a (float4)
+    b_in = eighths(rng, (n, 4, 2), -32, 33)    # b_in[i, c] = column c of b (float2)
+    h_in = (rng.integers(-8, 9, size=(n, 3, 2)) / 4.0).astype(np.float16)
+    v_in = eighths(rng, (n, 2), -32, 33)
+    u_in = eighths(rng, (n, 4), -32, 33)
+    out = np.zeros((n, 36))
+    hout = np.zeros((n, 8))
+    for i in range(n):
+        A = a_in[i].astype(np.float64).T          # 4 rows x 2 columns
+        B = b_in[i].astype(np.float64).T          # 2 x 4
+        H = h_in[i].astype(np.float64).T          # 2 x 3
+        out[i, 0:16] = (A @ B).T.ravel()          # column after column
+        out[i, 16:20] = (B @ A).T.ravel()
+        out[i, 20:24] = A @ v_in[i].astype(np.float64)
+        out[i, 24:26] = u_in[i].astype(np.float64) @ A
+        out[i, 26:34] = (2.0 * A.T + B).T.ravel()
+        out[i, 34] = A[2, 1]
+        out[i, 35] = B[0, 3]
+        hout[i, 0:4] = (H @ H.T).T.ravel()
+        hout[i, 4:6] = H @ np.array([1.0, -1.0, 0.5])
+        hout[i, 6] = H.T[2, 1]
+        hout[i, 7] = H[1, 0]
+    c = Case(k, case, desc)
+    c.threadgroups([n // 32, 1, 1], [32, 1, 1])
+    c.read(0, "a_in", f32(a_in.reshape(n * 2, 4)))
+    c.read(1, "b_in", f32(b_in.reshape(n * 4, 2)))
+    c.read(2, "h_in", h_in.reshape(n * 3, 2))
+    c.read(3, "v_in", f32(v_in))
+    c.read(4, "u_in", f32(u_in))
+    # Float: eighths below 4 in magnitude, at most 4 products: multiples of
+    # 1/64 below 2^6, exact in float32 in any order.
+    c.write(5, "out", f32(out.ravel()), 0, 0, EXACT)
+    # Half: quarters of at most 2, at most 3 products: multiples of 1/16
+    # below 12 (8 significant bits), exact in half after every operation.
+    c.write(6, "hout", hout.ravel().astype(np.float16), 0, 0,
+            "quarters of at most 2, at most 3 products: multiples of 1/16 below 12, exact in half at every step")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -820,4 +862,5 @@ def generate():
     simdgroup_matrix_half("small", "3 threadgroups of 32 (one SIMD group each), stride 20", 3, 20)
     half_arithmetic("small", "dispatchThreads 96 in 32-thread groups", 96)
     conversions("small", "dispatchThreads 64 in 32-thread groups, signed zeros and halfway cases", 64)
+    matrix_shapes("small", "2 threadgroups of 32, one thread per matrix", 64)
     simd_loop_exit("no_break", "2 threadgroups of 64, 7 lanes take the branch, no break (stop 9)", 2, 7, 9)
