@@ -21,7 +21,8 @@ KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop
            "feat_math_functions", "feat_integer_functions",
            "feat_geometric_relational", "feat_simd_prefix", "feat_quad_functions",
            "feat_simd_exchange", "feat_simdgroup_matrix_half",
-           "feat_half_arithmetic", "feat_conversions", "feat_matrix_shapes"]
+           "feat_half_arithmetic", "feat_conversions", "feat_matrix_shapes",
+           "feat_quad_prefix_rotate"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -621,6 +622,41 @@ def quad_functions(case, desc, n_tg):
     c.save()
 
 
+def quad_prefix_rotate(case, desc, n_tg):
+    k = "feat_quad_prefix_rotate"
+    rng = rng_for(k, case)
+    total = 64 * n_tg
+    x = rng.integers(-3, 9, size=total).astype(np.int32)
+    keep = u32(rng.random(total) < 0.6)
+    keep[:4] = [0, 1, 1, 0]  # the first active lane of a quad is not lane 0
+    keep[4:8] = 0            # a quad with no active lane
+    keep[8:12] = 1
+    o = np.full((total, 8), -99, dtype=np.int64)
+    p = np.full(total, -99.0)
+    for base in range(0, total, 4):
+        lanes = list(range(base, base + 4))
+        act = [j for j in lanes if keep[j]]
+        run, runf = 1, 1.0
+        for j in act:
+            v = int(x[j])
+            o[j, 0:4] = [run * v, run, int(x[act[0]]), int(j == act[0])]
+            p[j] = runf
+            run *= v
+            runf *= 0.5 * v
+        for j in lanes:
+            l = j - base
+            o[j, 4:7] = [int(x[base + (l + 1) % 4]), int(x[base + (l + 1) % 4]), int(x[base + (l + 2) % 4])]
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.read(1, "keep", keep)
+    c.write(2, "o", o.ravel().astype(np.int32), 0, 0, "integers: exact (|products| <= 8^4)")
+    # Halves of integers in [-3, 8]: at most 3 factors of at most 4, every
+    # product a multiple of 1/8 below 2^6, exact in float32.
+    c.write(3, "p", f32(p), 0, 0, EXACT)
+    c.save()
+
+
 def simd_exchange(case, desc, n_tg):
     k = "feat_simd_exchange"
     rng = rng_for(k, case)
@@ -858,6 +894,7 @@ def generate():
     geometric_relational("small", "dispatchThreads 50 in 32-thread groups (last partial), special values", 50)
     simd_prefix("small", "3 threadgroups of 64, n = 150 (threads past n return), lanes kept at random", 150, 3)
     quad_functions("small", "4 threadgroups of 64, lanes and quads kept at random", 4)
+    quad_prefix_rotate("small", "4 threadgroups of 64, lanes kept at random, a quad with none", 4)
     simd_exchange("small", "3 threadgroups of 64, lanes kept at random, one SIMD group with all, one with one", 3)
     simdgroup_matrix_half("small", "3 threadgroups of 32 (one SIMD group each), stride 20", 3, 20)
     half_arithmetic("small", "dispatchThreads 96 in 32-thread groups", 96)

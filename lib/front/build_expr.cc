@@ -702,9 +702,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       auto e = make(ir::Expr::Kind::Collective, *t, loc);
       e->collective_op = callee.op;
       if (!build_args(*e)) return nullptr;
-      // simd_is_first() is a vote of `true` over the active lanes: every
-      // collective has the value it exchanges as its first operand.
-      if (callee.op == ir::CollectiveOp::SimdIsFirst && e->args.empty()) e->args.push_back(ir::make_bool(true, loc));
+      // simd_is_first() and quad_is_first() are votes of `true` over the
+      // active lanes: every collective has the value it exchanges as its
+      // first operand.
+      if ((callee.op == ir::CollectiveOp::SimdIsFirst || callee.op == ir::CollectiveOp::QuadIsFirst) && e->args.empty())
+        e->args.push_back(ir::make_bool(true, loc));
       return e;
     }
     case Callee::Kind::AsType: {

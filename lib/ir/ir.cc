@@ -116,7 +116,9 @@ static const struct { CollectiveOp op; Intrinsic id; } kCollectives[] = {
     MSLPORT_COLLECTIVE(QuadPrefixInclusiveSum) MSLPORT_COLLECTIVE(QuadPrefixExclusiveSum)
     MSLPORT_COLLECTIVE(QuadBroadcast) MSLPORT_COLLECTIVE(QuadShuffle) MSLPORT_COLLECTIVE(QuadShuffleDown)
     MSLPORT_COLLECTIVE(QuadShuffleUp) MSLPORT_COLLECTIVE(QuadShuffleXor) MSLPORT_COLLECTIVE(QuadAll)
-    MSLPORT_COLLECTIVE(QuadAny)
+    MSLPORT_COLLECTIVE(QuadAny) MSLPORT_COLLECTIVE(QuadPrefixInclusiveProduct)
+    MSLPORT_COLLECTIVE(QuadPrefixExclusiveProduct) MSLPORT_COLLECTIVE(QuadBroadcastFirst)
+    MSLPORT_COLLECTIVE(QuadShuffleRotateDown) MSLPORT_COLLECTIVE(QuadShuffleRotateUp) MSLPORT_COLLECTIVE(QuadIsFirst)
 #undef MSLPORT_COLLECTIVE
 };
 Intrinsic collective_intrinsic(CollectiveOp op) {

@@ -151,6 +151,10 @@ enum class CollectiveOp {
   QuadPrefixInclusiveSum, QuadPrefixExclusiveSum,
   QuadBroadcast, QuadShuffle, QuadShuffleDown, QuadShuffleUp, QuadShuffleXor,
   QuadAll, QuadAny,
+  QuadPrefixInclusiveProduct, QuadPrefixExclusiveProduct,
+  QuadBroadcastFirst,  // (value): the lowest active lane's of the quad
+  QuadShuffleRotateDown, QuadShuffleRotateUp,  // (value, delta), modulo the 4 lanes
+  QuadIsFirst,         // () -> bool: the lowest active lane of the quad
 };
 const char* collective_name(CollectiveOp op);  // Metal spelling
 std::optional<CollectiveOp> collective_from_name(const std::string& name);

@@ -438,7 +438,7 @@ void feat_quad_functions_threadgroup(const int32_t* x, const uint32_t* keep, con
     st.mslport_c11_act[wi] = act;
     if (act) { st.mslport_c11_in[wi] = true; }
   }
-  mslport::simd_is_first(st.mslport_c11_act, nthreads, st.mslport_c11_out);
+  mslport::group_is_first(mslport::kSimdWidth, st.mslport_c11_act, nthreads, st.mslport_c11_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -637,7 +637,7 @@ void feat_quad_functions_threadgroup(const int32_t* x, const uint32_t* keep, con
     st.mslport_c18_act[wi] = act;
     if (act) { st.mslport_c18_in[wi] = st.v[wi]; st.mslport_c18_arg[wi] = uint32_t(uint16_t(5)); }
   }
-  mslport::simd_rotate(true, st.mslport_c18_in, st.mslport_c18_arg, st.mslport_c18_act, nthreads, st.mslport_c18_out);
+  mslport::group_rotate(mslport::kSimdWidth, true, st.mslport_c18_in, st.mslport_c18_arg, st.mslport_c18_act, nthreads, st.mslport_c18_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -662,7 +662,7 @@ void feat_quad_functions_threadgroup(const int32_t* x, const uint32_t* keep, con
     st.mslport_c19_act[wi] = act;
     if (act) { st.mslport_c19_in[wi] = st.v[wi]; st.mslport_c19_arg[wi] = uint32_t(uint16_t(3)); }
   }
-  mslport::simd_rotate(false, st.mslport_c19_in, st.mslport_c19_arg, st.mslport_c19_act, nthreads, st.mslport_c19_out);
+  mslport::group_rotate(mslport::kSimdWidth, false, st.mslport_c19_in, st.mslport_c19_arg, st.mslport_c19_act, nthreads, st.mslport_c19_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd

@@ -353,7 +353,7 @@ std::string Prelude::fract_helper(int width) {
 bool Prelude::is_vote(ir::CollectiveOp op) {
   using Op = ir::CollectiveOp;
   return op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot || op == Op::SimdIsFirst || op == Op::QuadAll ||
-         op == Op::QuadAny;
+         op == Op::QuadAny || op == Op::QuadIsFirst;
 }
 
 std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
@@ -396,9 +396,13 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
     }
     case Op::SimdPrefixInclusiveProduct:
     case Op::SimdPrefixExclusiveProduct:
-      body = std::string("  $T r = ($T)(1);\n  for (uint i = base; i < end && i ") +
-             (op == Op::SimdPrefixInclusiveProduct ? "<=" : "<") + " slot; ++i)\n    if (act[i]) r *= vals[i];\n";
+    case Op::QuadPrefixInclusiveProduct:
+    case Op::QuadPrefixExclusiveProduct: {
+      const bool inclusive = op == Op::SimdPrefixInclusiveProduct || op == Op::QuadPrefixInclusiveProduct;
+      body = std::string("  $T r = ($T)(1);\n  for (uint i = base; i < end && i ") + (inclusive ? "<=" : "<") +
+             " slot; ++i)\n    if (act[i]) r *= vals[i];\n";
       break;
+    }
     case Op::SimdBroadcast:
     case Op::SimdShuffle:
     case Op::QuadBroadcast:
@@ -408,16 +412,21 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
       break;
     case Op::SimdShuffleRotateDown:
     case Op::SimdShuffleRotateUp:
+    case Op::QuadShuffleRotateDown:
+    case Op::QuadShuffleRotateUp: {
+      const bool down = op == Op::SimdShuffleRotateDown || op == Op::QuadShuffleRotateDown;
       extra = "uint delta, ";
-      body = std::string("  const uint d = delta % 32u, me = slot - base;\n  const uint src = base + ") +
-             (op == Op::SimdShuffleRotateDown ? "(me + d) % 32u" : "(me + 32u - d) % 32u") +
-             ";\n  $T r = src < end ? vals[src] : v;\n";
+      body = "  const uint d = delta % " + W + ", me = slot - base;\n  const uint src = base + " +
+             (down ? "(me + d) % " + W : "(me + " + W + " - d) % " + W) + ";\n  $T r = src < end ? vals[src] : v;\n";
       break;
+    }
     case Op::SimdIsFirst:
+    case Op::QuadIsFirst:
       ret = "bool";
       body = "  int r = active;\n  for (uint i = base; i < slot; ++i)\n    if (act[i]) r = 0;\n";
       break;
     case Op::SimdBroadcastFirst:
+    case Op::QuadBroadcastFirst:
       body = "  $T r = v;\n  for (uint i = base; i < end; ++i)\n    if (act[i]) { r = vals[i]; break; }\n";
       break;
     case Op::SimdShuffleDown:

@@ -71,12 +71,12 @@ void BodyPrinter::collective(const TgNode& n) {
            act + ", nthreads, " + out + ");");
       break;
     case CollectiveOp::SimdShuffleRotateDown: case CollectiveOp::SimdShuffleRotateUp:
-      line(std::string("mslport::simd_rotate(") +
+      line(std::string("mslport::group_rotate(mslport::kSimdWidth, ") +
            (c.collective_op == CollectiveOp::SimdShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
            act + ", nthreads, " + out + ");");
       break;
     case CollectiveOp::SimdIsFirst:
-      line("mslport::simd_is_first(" + act + ", nthreads, " + out + ");");
+      line("mslport::group_is_first(mslport::kSimdWidth, " + act + ", nthreads, " + out + ");");
       break;
     // Quad-groups: the same over 4 lanes.
     case CollectiveOp::QuadSum: case CollectiveOp::QuadProduct: case CollectiveOp::QuadMax: case CollectiveOp::QuadMin:
@@ -107,6 +107,23 @@ void BodyPrinter::collective(const TgNode& n) {
     case CollectiveOp::QuadAll: case CollectiveOp::QuadAny:
       line(std::string("mslport::group_vote(4u, ") + (c.collective_op == CollectiveOp::QuadAll ? "true" : "false") +
            ", " + in + ", " + act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadPrefixInclusiveProduct: case CollectiveOp::QuadPrefixExclusiveProduct:
+      line(std::string("mslport::group_prefix(4u, ") +
+           (c.collective_op == CollectiveOp::QuadPrefixInclusiveProduct ? "true" : "false") + ", true, " + in + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadBroadcastFirst:
+      line("mslport::group_shuffle(4u, mslport::Shuffle::BroadcastFirst, " + in + ", (const uint32_t*)nullptr, " + act +
+           ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadShuffleRotateDown: case CollectiveOp::QuadShuffleRotateUp:
+      line(std::string("mslport::group_rotate(4u, ") +
+           (c.collective_op == CollectiveOp::QuadShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadIsFirst:
+      line("mslport::group_is_first(4u, " + act + ", nthreads, " + out + ");");
       break;
   }
   open_loop(n.scatter, Scope{});

@@ -37,12 +37,14 @@ template <class T> void group_prefix(uint32_t width, bool inclusive, bool produc
   }
 }
 // Reads the lane `arg` names within the group (Index, Broadcast), or the
-// lane `arg` below or above, or at lane ^ arg; a source outside the group
-// leaves the lane's own value.
+// lane `arg` below or above, or at lane ^ arg, or the lowest active lane
+// (BroadcastFirst); a source outside the group leaves the lane's own value.
 template <class T> void group_shuffle(uint32_t width, Shuffle kind, const T* in, const uint32_t* arg, const bool* act,
                                       uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += width) {
     const uint32_t end = std::min(n, base + width);
+    int64_t first = 0;  // the lowest active lane (BroadcastFirst)
+    while (base + first < end && !act[base + first]) ++first;
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
       const int64_t lane = l - base;
@@ -52,21 +54,23 @@ template <class T> void group_shuffle(uint32_t width, Shuffle kind, const T* in,
         case Shuffle::Down: src = lane + arg[l]; break;
         case Shuffle::Up: src = lane - int64_t(arg[l]); break;
         case Shuffle::Xor: src = lane ^ arg[l]; break;
-        case Shuffle::BroadcastFirst: break;
+        case Shuffle::BroadcastFirst: src = first; break;
       }
       out[l] = (src >= 0 && src < int64_t(width) && base + src < end) ? in[base + src] : in[l];
     }
   }
 }
-// simd_shuffle_rotate_down / _up: the lane `arg` above (below), modulo the
-// 32 lanes; a source past the end of a partial group leaves the own value.
-template <class T> void simd_rotate(bool down, const T* in, const uint32_t* arg, const bool* act, uint32_t n, T* out) {
-  for (uint32_t base = 0; base < n; base += kSimdWidth) {
-    const uint32_t end = std::min(n, base + kSimdWidth);
+// simd_ / quad_shuffle_rotate_down / _up: the lane `arg` above (below),
+// modulo the group's lanes; a source past the end of a partial group leaves
+// the own value.
+template <class T>
+void group_rotate(uint32_t width, bool down, const T* in, const uint32_t* arg, const bool* act, uint32_t n, T* out) {
+  for (uint32_t base = 0; base < n; base += width) {
+    const uint32_t end = std::min(n, base + width);
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
-      const uint32_t d = arg[l] % kSimdWidth, lane = l - base;
-      const uint32_t src = down ? (lane + d) % kSimdWidth : (lane + kSimdWidth - d) % kSimdWidth;
+      const uint32_t d = arg[l] % width, lane = l - base;
+      const uint32_t src = down ? (lane + d) % width : (lane + width - d) % width;
       out[l] = base + src < end ? in[base + src] : in[l];
     }
   }
@@ -80,10 +84,10 @@ inline void group_vote(uint32_t width, bool all, const bool* in, const bool* act
     for (uint32_t l = base; l < end; ++l) out[l] = acc;
   }
 }
-// simd_is_first: true in the lowest active lane of each SIMD group.
-inline void simd_is_first(const bool* act, uint32_t n, bool* out) {
-  for (uint32_t base = 0; base < n; base += kSimdWidth) {
-    const uint32_t end = std::min(n, base + kSimdWidth);
+// simd_ / quad_is_first: true in the lowest active lane of each group.
+inline void group_is_first(uint32_t width, const bool* act, uint32_t n, bool* out) {
+  for (uint32_t base = 0; base < n; base += width) {
+    const uint32_t end = std::min(n, base + width);
     bool seen = false;
     for (uint32_t l = base; l < end; ++l) {
       out[l] = act[l] && !seen;
