@@ -22,7 +22,7 @@ KERNELS = ["feat_divergent_array_init", "feat_simd_conditional", "feat_simd_loop
            "feat_geometric_relational", "feat_simd_prefix", "feat_quad_functions",
            "feat_simd_exchange", "feat_simdgroup_matrix_half",
            "feat_half_arithmetic", "feat_conversions", "feat_matrix_shapes",
-           "feat_quad_prefix_rotate"]
+           "feat_quad_prefix_rotate", "feat_sincos_ilogb"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -438,6 +438,29 @@ M32 = 0xFFFFFFFF
 def _wrap(v, bits, signed):
     v &= (1 << bits) - 1
     return v - (1 << bits) if signed and v >= 1 << (bits - 1) else v
+
+
+def sincos_ilogb(case, desc, n):
+    k = "feat_sincos_ilogb"
+    rng = rng_for(k, case)
+    mag = np.exp2(rng.uniform(-20.0, 10.0, size=n))
+    x = f32(np.where(rng.random(n) < 0.5, -mag, mag))
+    x[:8] = [1.0, -1.0, 0.5, 3.0, 2.0 ** -20, 1023.5, -np.pi / 2, 1e-30]
+    x = f32(x)
+    t = x.astype(np.float64)
+    _, ex = np.frexp(t)  # t = m * 2^ex with 0.5 <= |m| < 1: ilogb is ex - 1
+    c = Case(k, case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    # OpenCL C's full profile holds sin and cos to 4 ulp (C++: libm, 1 ulp);
+    # |result| <= 1, where one ulp is at most 2^-24: 4 ulp and the
+    # reference's rounding are below 8 * 2^-24.
+    note = "sin/cos: 4 ulp (OpenCL's bound) of results at most 1, plus the float32 rounding: 8 * 2^-24"
+    c.write(1, "s", f32(np.sin(t)), 8 * 2.0 ** -24, 0, note)
+    c.write(2, "c", f32(np.cos(t)), 8 * 2.0 ** -24, 0, note)
+    c.write(3, "e", (ex - 1).astype(np.int32), 0, 0, "integers: exact")
+    c.read(4, "n", u32([n]))
+    c.save()
 
 
 def integer_functions(case, desc, n):
@@ -890,6 +913,7 @@ def generate():
     atomic_counter("small", "2 threadgroups of 64, 3 increments each", 2, 3)
     atomic_counter("contended", "512 threadgroups of 64 on one counter, 64 increments each", 512, 64)
     math_functions("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
+    sincos_ilogb("small", "dispatchThreads 100 in 32-thread groups (last partial), |x| from 2^-20 to 2^10 and 1e-30", 100)
     integer_functions("small", "dispatchThreads 70 in 32-thread groups (last partial), the edges first", 70)
     geometric_relational("small", "dispatchThreads 50 in 32-thread groups (last partial), special values", 50)
     simd_prefix("small", "3 threadgroups of 64, n = 150 (threads past n return), lanes kept at random", 150, 3)

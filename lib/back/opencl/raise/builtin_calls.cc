@@ -113,7 +113,7 @@ bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl) {
       case Intrinsic::All: case Intrinsic::Any:
         if (!e->args[0]->type.is_scalar()) return fail();
         return std::move(e->args[0]);  // of one bool: the bool
-      case Intrinsic::Frexp: case Intrinsic::Modf: {
+      case Intrinsic::Frexp: case Intrinsic::Modf: case Intrinsic::Sincos: {
         // Metal passes the second result by reference, OpenCL by pointer.
         ExprPtr& out = e->args[1];
         ir::Type p = ir::Type::pointer_to(out->type, ir::AddressSpace::Private, false);

@@ -164,6 +164,12 @@ template <class T, detail::if_float<T> = 0> T frexp(T x, int32_t& e) {
   e = int32_t(ex);
   return m;
 }
+// sincos: the sine, the cosine through `c`.
+inline float sincos(float x, float& c) {
+  c = std::cos(x);
+  return std::sin(x);
+}
+inline int32_t ilogb(float x) { return int32_t(std::ilogb(x)); }
 template <class T, detail::if_float<T> = 0> T modf(T x, T& whole) {
   float w = 0.0f;
   const T f = T(std::modf(float(x), &w));
