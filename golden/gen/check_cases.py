@@ -14,7 +14,7 @@ import sys
 import numpy as np
 
 GOLDEN = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-TOP = {"kernel", "case", "description", "dispatch", "buffers", "threadgroup_memory"}
+TOP = {"kernel", "case", "description", "dispatch", "buffers", "threadgroup_memory", "function_constants"}
 BUF = {"index", "name", "access", "data", "expected", "atol", "rtol", "tolerance_note", "compare_as"}
 
 
@@ -187,6 +187,11 @@ def check_case(cj):
              "threadgroup_memory bytes must be a positive multiple of 16")
         total_tg += m["bytes"]
     need(total_tg <= 32768, "threadgroup memory over 32 KB")
+    fc = c.get("function_constants")
+    need(fc is None or (isinstance(fc, dict) and fc), "function_constants must be a non-empty object")
+    for name, v in (fc or {}).items():
+        need(isinstance(name, str) and name, "function_constants: names are non-empty strings")
+        need(isinstance(v, (bool, int, float)), "function_constants.%s: true, false or a number" % name)
     idx = [b.get("index") for b in c["buffers"]]
     need(len(idx) == len(set(idx)), "duplicate buffer index")
     arrs = {}

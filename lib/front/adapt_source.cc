@@ -273,11 +273,26 @@ class Adapter {
   // const is no qualifier a constructor may have: only the space is meant.
   void address_space_method_qualifiers() {
     for (size_t i = 1; i < t_.size(); ++i) {
-      if (!punct(i - 1, ")") || !same_unit(i - 1, i) || covered(t_[i].begin)) continue;
-      if (t_[i].ident("constant")) replace(t_[i].begin, t_[i].end, "__constant", false);
+      // `) thread` and `) const thread` alike (SPIRV-Cross's spvUnsafeArray
+      // declares both): removing only one would leave a generic non-const
+      // and a private const overload that a private object matches equally.
+      const bool after_const = i >= 2 && t_[i - 1].ident("const") && punct(i - 2, ")") && same_unit(i - 2, i);
+      if (!(punct(i - 1, ")") && same_unit(i - 1, i)) && !after_const) continue;
+      if (covered(t_[i].begin)) continue;
+      if (t_[i].ident("constant") && !after_const) replace(t_[i].begin, t_[i].end, "__constant", false);
       // `thread` is Metal's default space for objects: unqualified, the member
-      // also serves the temporaries clang gives no space of their own.
-      if (t_[i].ident("thread")) replace(t_[i].begin, t_[i].end, "      ", false);
+      // also serves the temporaries clang gives no space of their own. The
+      // object is then generic, so a `thread T&` it returns is too.
+      if (t_[i].ident("thread")) {
+        replace(t_[i].begin, t_[i].end, "      ", false);
+        size_t close = after_const ? i - 2 : i - 1, open = close;
+        for (int depth = 0; open > 0; --open) {
+          if (punct(open, ")")) ++depth;
+          if (punct(open, "(") && --depth == 0) break;
+        }
+        for (size_t k = decl_start(open); k < open; ++k)
+          if (t_[k].ident("thread") && !covered(t_[k].begin)) replace(t_[k].begin, t_[k].end, "      ", false);
+      }
     }
   }
 

@@ -22,6 +22,23 @@ namespace {
 
 bool is_expr_cursor(CXCursor c) { return clang_isExpression(clang_getCursorKind(c)) != 0; }
 
+// The shim's structs whose constructors and conversions are Metal code the
+// front end inlines (matrices, packed vectors).
+bool is_shim_value_type(CXCursor record) {
+  std::string name = spelling(record);
+  return name == "matrix" || name == "packed_vec";
+}
+
+}  // namespace
+
+bool FunctionBuilder::is_packed_vector(const ir::Type& t) const {
+  if (!t.is_struct()) return false;
+  const ir::StructDef& s = ctx_.module.structs[t.struct_index];
+  return ctx_.packed_vectors.count(t.struct_index) && s.fields.size() == 1 && s.fields[0].type.is_array();
+}
+
+namespace {
+
 std::vector<CXCursor> expr_children(CXCursor c) {
   std::vector<CXCursor> out;
   for (CXCursor ch : children(c))
@@ -374,6 +391,11 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       e->index = it->second;
       if (k_ && it->second < (int)k_->params.size() && k_->params[it->second].kind == ir::Param::Kind::Builtin)
         e->type = k_->params[it->second].type;
+      if (reference_params_.count(it->second)) {
+        e->type = k_->params[it->second].type;
+        ir::Type object = *e->type.elem;
+        return ir::make_unary(ir::UnaryOp::Deref, object, std::move(e), ctx_.loc(c));
+      }
       if (auto q = quad_params_.find(it->second); q != quad_params_.end()) {
         ir::Type pt = e->type;
         e = ir::make_binary(q->second, pt, std::move(e), ir::make_int(pt, 4, ctx_.loc(c)), ctx_.loc(c));
@@ -611,7 +633,8 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
 ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   CXCursor fn = clang_getCursorReferenced(c);
   CXCursorKind fk = clang_getCursorKind(fn);
-  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor) {
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor &&
+      fk != CXCursor_ConversionFunction) {
     // A call through a function template parameter (`deq(x)` with
     // `template <void (&deq)(...)>`): in an instance the callee expression
     // names the function given as the argument.
@@ -644,10 +667,14 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     // A copy (or move) of a struct value is its argument.
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
       return expr(arg_cursors[0]);
-    if (!ctx_.in_shim(fn) || spelling(clang_getCursorSemanticParent(fn)) == "matrix") return constructor_call(c, fn);
+    if (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))) return constructor_call(c, fn);
     ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
     return nullptr;
   }
+  // A conversion operator (`operator float3()` of a packed vector, or of
+  // a struct of the user's) is a member function like any other.
+  if (fk == CXCursor_ConversionFunction && (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))))
+    return method_call(c, fn);
   if (fk == CXCursor_CXXMethod && !ctx_.in_shim(fn) &&
       !(spelling(fn) == "operator=" && (clang_CXXMethod_isDefaulted(fn) || !clang_isCursorDefinition(
                                             clang_getCursorDefinition(fn)))))
@@ -661,7 +688,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   }
   std::string owner_name = spelling(clang_getCursorSemanticParent(fn));
   if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "operator[]" &&
-      (owner_name == "array" || owner_name == "matrix") && nargs == 2) {
+      (owner_name == "array" || owner_name == "matrix" || owner_name == "packed_vec") && nargs == 2) {
     // metal::array<T, N> and matrix<T, C, R>: a[i] is an element of the
     // array they hold (a matrix's column).
     auto object = expr(arg_cursors[0]);
@@ -705,9 +732,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     return true;
   };
   switch (callee.kind) {
-    case Callee::Kind::MathFunction: {
+    case Callee::Kind::Intrinsic: {
       auto e = make(ir::Expr::Kind::Call, *t, loc);
       e->spelling = callee.name;
+      e->intrinsic = callee.intrinsic;
+      if (ir::intrinsic_info(callee.intrinsic).group == ir::IntrinsicGroup::Atomic) return atomic_call(c, std::move(e));
       if (!build_args(*e)) return nullptr;
       return e;
     }
@@ -715,6 +744,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       auto e = make(ir::Expr::Kind::Collective, *t, loc);
       e->collective_op = callee.op;
       if (!build_args(*e)) return nullptr;
+      // simd_is_first() and quad_is_first() are votes of `true` over the
+      // active lanes: every collective has the value it exchanges as its
+      // first operand.
+      if ((callee.op == ir::CollectiveOp::SimdIsFirst || callee.op == ir::CollectiveOp::QuadIsFirst) && e->args.empty())
+        e->args.push_back(ir::make_bool(true, loc));
       return e;
     }
     case Callee::Kind::AsType: {
@@ -756,9 +790,6 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       return e;
     }
     case Callee::Kind::SimdMatrix: return simd_matrix_call(c, callee.name, *t);
-    case Callee::Kind::Atomic:
-      ctx_.unsupported(c, "atomic operation '" + callee.name + "'");
-      return nullptr;
     case Callee::Kind::OtherMetal: {
       // Constant-foldable shim helpers (mem_flags operator|).
       int64_t v = 0;
@@ -772,6 +803,40 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   }
   ctx_.unsupported(c, "call to '" + spelling(fn) + "'");
   return nullptr;
+}
+
+// atomic_*_explicit(object, operands..., order...): a Call of the object
+// pointer and the operands. Metal's atomics take memory_order_relaxed only;
+// the order arguments are checked and dropped.
+ir::ExprPtr FunctionBuilder::atomic_call(CXCursor c, ir::ExprPtr e) {
+  const int n = clang_Cursor_getNumArguments(c);
+  for (int i = 0; i < n; ++i) {
+    CXCursor a = clang_Cursor_getArgument(c, i);
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(a)));
+    if (clang_getCursorKind(decl) == CXCursor_EnumDecl && spelling(decl) == "memory_order") {
+      int64_t order = -1;
+      if (!evaluate_int(a, &order) || order != 0) {
+        ctx_.unsupported(a, "a memory order other than memory_order_relaxed for '" + e->spelling + "'");
+        return nullptr;
+      }
+      continue;
+    }
+    auto x = expr(a);
+    if (!x) return nullptr;
+    e->args.push_back(std::move(x));
+  }
+  if (e->args.empty() || !e->args[0]->type.is_pointer() || !e->args[0]->type.elem->atomic) {
+    ctx_.error(c, "the first argument of '" + e->spelling + "' must point to an atomic type");
+    return nullptr;
+  }
+  // The operands have the atomic's value type (clang already converted them).
+  const ir::Type value = ir::Type::scalar_of(e->args[0]->type.elem->scalar);
+  for (size_t i = 1; i < e->args.size(); ++i)
+    if (e->args[i]->type.is_scalar()) {
+      ir::SourceLoc l = e->args[i]->loc;
+      e->args[i] = convert(std::move(e->args[i]), value, l);
+    }
+  return e;
 }
 
 // simdgroup_matrix operations are SimdMatrixOp expressions (spelling = the
@@ -819,15 +884,6 @@ ir::ExprPtr FunctionBuilder::simd_matrix_call(CXCursor c, const std::string& nam
     } else {
       e->args.push_back(ir::make_bool(false, loc));
     }
-  }
-  // Operands of different element types (half inputs into a float
-  // accumulator) parse, but both backends compute on one element type.
-  if (*op == ir::SimdMatrixOpKind::Multiply || *op == ir::SimdMatrixOpKind::MultiplyAccumulate) {
-    for (auto& a : e->args)
-      if (a->type.kind == ir::Type::Kind::SimdMatrix && a->type.scalar != e->args[0]->type.scalar) {
-        ctx_.unsupported(c, "'" + name + "' on matrices of different element types");
-        return nullptr;
-      }
   }
   return e;
 }
@@ -965,6 +1021,20 @@ ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, con
   for (CXCursor x : elems) {
     auto a = expr(x);
     if (!a) return nullptr;
+    // `float3(p)` of a packed_float3: its elements (the shim's variadic
+    // constructor takes the packed struct as it is).
+    if (is_packed_vector(a->type) && ir::analysis::is_repeatable(*a)) {
+      const ir::StructField& f = ctx_.module.structs[a->type.struct_index].fields[0];
+      for (int i = 0; i < f.type.count; ++i) {
+        auto elems_of = make(ir::Expr::Kind::Member, f.type, a->loc);
+        elems_of->index = 0;
+        elems_of->args.push_back(a->clone());
+        pieces.push_back(ir::make_index(std::move(elems_of), ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), i, a->loc),
+                                        *f.type.elem));
+      }
+      lanes += f.type.count;
+      continue;
+    }
     if (!a->type.is_scalar() && !a->type.is_vector()) {
       ctx_.error(x, "vector constructor argument of type '" + ir::type_name(ctx_.module, a->type) + "'");
       return nullptr;

@@ -6,6 +6,7 @@
 #include "front/builder.h"
 #include "front/cursor_util.h"
 #include "front/types.h"
+#include "ir/analysis/purity.h"
 
 namespace mslport::front {
 
@@ -301,6 +302,13 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
 
   ir::Function f;
   std::string targs = template_args_text(def);
+  // `operator float __attribute__((ext_vector_type(3)))` reads as
+  // `operator float3`; the shim's packed_vec<float, 3> as packed_float3.
+  if (clang_getCursorKind(def) == CXCursor_ConversionFunction) {
+    if (auto t = convert_type(ctx, clang_getCursorResultType(def), nullptr)) name = "operator " + ir::type_name(ctx.module, *t);
+  } else if (clang_getCursorKind(def) == CXCursor_Constructor && ctx.in_shim(def)) {
+    if (auto owner = owner_struct(ctx, def)) name = ctx.module.structs[owner->struct_index].name;
+  }
   f.display_name = name + targs;
   f.def.name = unique_function_name(ctx.module, mangled_name(name, targs));
   f.def.loc = ctx.loc(def);
@@ -317,7 +325,7 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   f.return_type = *rt;
   CXCursorKind kind = clang_getCursorKind(def);
   bool is_ctor = kind == CXCursor_Constructor;
-  bool is_method = kind == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+  bool is_method = (kind == CXCursor_CXXMethod || kind == CXCursor_ConversionFunction) && !clang_CXXMethod_isStatic(def);
   std::optional<ir::Type> owner;
   if (is_ctor || is_method) {
     owner = owner_struct(ctx, def);
@@ -476,6 +484,8 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
     }
   }
   if (!object) return nullptr;
+  if (clang_getCanonicalType(clang_getCursorResultType(def)).kind == CXType_LValueReference)
+    return inline_reference_method(c, def, std::move(object), first_arg);
   int index = build_function(ctx_, def, c);
   if (index < 0) return nullptr;
   auto t = type_of(c);
@@ -504,6 +514,62 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
     ctx_.unsupported(c, "call to '" + display + "' with default arguments");
     return nullptr;
   }
+  return e;
+}
+
+// `T& operator[](size_t i) { return elements[i]; }` (SPIRV-Cross's
+// spvUnsafeArray, accessors of the user's): a member function that returns
+// a reference is the lvalue its one `return` names, with `*this` and the
+// parameters replaced by the object and the arguments. Each of those is
+// repeated where the body uses it, so none may have side effects.
+ir::ExprPtr FunctionBuilder::inline_reference_method(CXCursor c, CXCursor def, ir::ExprPtr object, int first_arg) {
+  const std::string name = spelling(def);
+  CXCursor ret_expr = clang_getNullCursor();
+  std::vector<CXCursor> params;
+  for (CXCursor ch : children(def)) {
+    if (clang_getCursorKind(ch) == CXCursor_ParmDecl) params.push_back(ch);
+    if (clang_getCursorKind(ch) != CXCursor_CompoundStmt) continue;
+    auto body = children(ch);
+    if (body.size() == 1 && clang_getCursorKind(body[0]) == CXCursor_ReturnStmt) {
+      auto r = children(body[0]);
+      if (r.size() == 1) ret_expr = r[0];
+    }
+  }
+  const int nargs = clang_Cursor_getNumArguments(c) - first_arg;
+  if (clang_Cursor_isNull(ret_expr) || nargs != (int)params.size()) {
+    ctx_.unsupported(c, "call to '" + name + "', which returns a reference from more than one `return` statement");
+    return nullptr;
+  }
+  std::string usr = usr_of(def);
+  for (auto& s : inline_stack_)
+    if (s == usr) {
+      ctx_.error(c, "recursive call to '" + name + "': Metal does not allow recursion");
+      return nullptr;
+    }
+  if (ir::analysis::has_side_effects(*object)) {
+    ctx_.unsupported(c, "call to '" + name + "', which returns a reference, on an object with side effects");
+    return nullptr;
+  }
+  std::vector<ir::ExprPtr> args;
+  std::map<std::string, const ir::Expr*> subst;
+  for (int i = 0; i < nargs; ++i) {
+    auto a = expr(clang_Cursor_getArgument(c, first_arg + i));
+    if (!a) return nullptr;
+    if (ir::analysis::has_side_effects(*a)) {
+      ctx_.unsupported(c, "call to '" + name + "', which returns a reference, with an argument that has side effects");
+      return nullptr;
+    }
+    subst[usr_of(params[i])] = a.get();
+    args.push_back(std::move(a));
+  }
+  ir::ExprPtr saved_self = std::move(self_);
+  self_ = std::move(object);
+  substitutions_.push_back(std::move(subst));
+  inline_stack_.push_back(usr);
+  auto e = expr(ret_expr);
+  inline_stack_.pop_back();
+  substitutions_.pop_back();
+  self_ = std::move(saved_self);
   return e;
 }
 

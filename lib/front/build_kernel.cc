@@ -48,7 +48,7 @@ bool is_buffer_kind(ir::Param::Kind k) {
 // A kernel parameter is a local copy in Metal (`d += offset;` moves a
 // buffer pointer): a parameter the body assigns becomes a variable
 // initialised from it, so the backends keep seeing parameters as values.
-void localize_written_params(ir::Kernel& k) {
+void localize_written_params(ir::Kernel& k, const ir::Module* m) {
   std::set<int> written;
   auto root_param = [](const ir::Expr* e) {
     while (e && (e->kind == ir::Expr::Kind::Member || e->kind == ir::Expr::Kind::Swizzle ||
@@ -60,6 +60,15 @@ void localize_written_params(ir::Kernel& k) {
     if (ir::writes_operand(e) && !e.args.empty()) {
       int p = root_param(e.args[0].get());
       if (p >= 0) written.insert(p);
+    }
+    // An argument for a helper's reference parameter may be written
+    // through it (SPIRV-Cross passes builtins as `thread uint&`).
+    if (e.kind == ir::Expr::Kind::UserCall && m != nullptr) {
+      const auto& params = m->functions.at(e.index).def.params;
+      for (size_t i = 0; i < e.args.size() && i < params.size(); ++i) {
+        int p = params[i].kind == ir::Param::Kind::Reference ? root_param(e.args[i].get()) : -1;
+        if (p >= 0) written.insert(p);
+      }
     }
     return true;
   });
@@ -176,7 +185,12 @@ bool FunctionBuilder::build_params(CXCursor fn) {
           p.type = *t;
           p.index = buffer_idx.value_or(-1);
         } else if (space == ir::AddressSpace::Device) {
-          fail(p.loc, "device reference parameter '" + p.name + "' is not supported yet");
+          // `device T& x [[buffer(n)]]`: a buffer holding one T; its uses
+          // read and write `*x`.
+          p.kind = ir::Param::Kind::Buffer;
+          p.type = ir::Type::pointer_to(*t, space, clang_isConstQualifiedType(pointee) != 0);
+          p.index = buffer_idx.value_or(-1);
+          reference_params_.insert((int)k_->params.size());
         } else {
           fail(p.loc, "reference parameter '" + p.name + "' must be in the constant address space");
         }
@@ -296,7 +310,7 @@ void build_kernel(FrontContext& ctx, CXCursor fn, const std::string& name, const
   for (CXCursor ch : children(fn))
     if (clang_getCursorKind(ch) == CXCursor_CompoundStmt) k.body = b.stmt(ch);
   if (!k.body) k.body = ir::make_block({}, k.loc);
-  localize_written_params(k);
+  localize_written_params(k, &ctx.module);
 
   // Static threadgroup memory (the kernel's own `threadgroup T a[N];`).
   int bytes = 0;

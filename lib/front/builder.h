@@ -10,6 +10,7 @@
 #include <clang-c/Index.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ class FunctionBuilder {
   // `obj.f(args)`, `a + b` with a member operator, `S::f(args)`: a UserCall
   // whose first argument is the object (build_function.cc).
   ir::ExprPtr method_call(CXCursor c, CXCursor fn);
+  ir::ExprPtr inline_reference_method(CXCursor c, CXCursor def, ir::ExprPtr object, int first_arg);
   // `S s(args)`, `S(args)`, `S s;` with a constructor or default member
   // initializers: a call of the constructor as a function returning the
   // struct (build_function.cc).
@@ -62,6 +64,7 @@ class FunctionBuilder {
   // The object a member function works on (`*this`), or null with an error.
   ir::ExprPtr self_object(CXCursor at);
   ir::ExprPtr simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t);
+  ir::ExprPtr atomic_call(CXCursor c, ir::ExprPtr call);
   ir::ExprPtr explicit_cast(CXCursor c);
   ir::ExprPtr compound_literal(CXCursor c);
   ir::ExprPtr init_list(CXCursor c);
@@ -69,6 +72,8 @@ class FunctionBuilder {
   ir::ExprPtr designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids);
   ir::ExprPtr unexposed(CXCursor c);
   ir::ExprPtr vector_construct(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& elems);
+  // The shim's packed_float3 and kin (a struct holding T[N]).
+  bool is_packed_vector(const ir::Type& t) const;
   ir::ExprPtr swizzle(CXCursor c, CXCursor base_cursor, const std::string& accessor);
   // The `xy` of `v.xy` when `c` is a vector member access on `sub`.
   bool vector_accessor(CXCursor c, CXCursor sub, std::string* name);
@@ -113,6 +118,8 @@ class FunctionBuilder {
   // Builtin parameters declared ushort(N): materialised as uint(N), read
   // through a conversion to the declared type.
   std::map<int, ir::Type> narrow_params_;
+  // `device T& x` parameters: buffers of one T, read and written as `*x`.
+  std::set<int> reference_params_;
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
   std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars

@@ -1,5 +1,6 @@
 #include "front/builtins.h"
 
+#include <optional>
 #include <vector>
 
 namespace mslport::front {
@@ -52,28 +53,31 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     return c;
   }
   c.name = name;
-  if (name == "threadgroup_barrier") { c.kind = Callee::Kind::ThreadgroupBarrier; return c; }
-  if (name == "simdgroup_barrier") { c.kind = Callee::Kind::SimdgroupBarrier; return c; }
-  if (name == "as_type") { c.kind = Callee::Kind::AsType; return c; }
-  if (auto op = ir::collective_from_name(name)) {
-    c.kind = Callee::Kind::Collective;
-    c.op = *op;
-    return c;
-  }
-  if (name.rfind("simdgroup_", 0) == 0 || name == "make_filled_simdgroup_matrix") {
-    c.kind = Callee::Kind::SimdMatrix;
-    return c;
-  }
-  if (name.rfind("atomic_", 0) == 0) { c.kind = Callee::Kind::Atomic; return c; }
-  if (name.rfind("simd_", 0) == 0 || name.rfind("quad_", 0) == 0 || name.rfind("operator", 0) == 0) {
+  // metal::precise::exp keeps its namespace (a different accuracy contract);
+  // metal::fast:: is Metal's default accuracy, the plain name. A precise::
+  // form with no row of its own is exact either way (precise::floor).
+  std::optional<ir::Intrinsic> id;
+  if (ns.size() >= 2 && ns[ns.size() - 2] == "precise") id = ir::intrinsic_named("precise::" + name);
+  if (!id) id = ir::intrinsic_named(name);
+  if (!id || ir::intrinsic_info(*id).group == ir::IntrinsicGroup::Internal) {
     c.kind = Callee::Kind::OtherMetal;
     return c;
   }
-  c.kind = Callee::Kind::MathFunction;
-  // metal::precise::exp keeps its namespace (different accuracy contract);
-  // metal::fast:: is the default accuracy in Metal's fast-math mode, so it is
-  // the plain name.
-  if (ns.size() >= 2 && ns[ns.size() - 2] == "precise") c.name = "precise::" + name;
+  const ir::IntrinsicInfo& info = ir::intrinsic_info(*id);
+  c.intrinsic = *id;
+  c.name = info.name;
+  switch (info.form) {
+    case ir::IntrinsicForm::Call: c.kind = Callee::Kind::Intrinsic; break;
+    case ir::IntrinsicForm::Collective:
+      c.kind = Callee::Kind::Collective;
+      c.op = *ir::collective_from_name(info.name);
+      break;
+    case ir::IntrinsicForm::Barrier:
+      c.kind = *id == ir::Intrinsic::SimdgroupBarrier ? Callee::Kind::SimdgroupBarrier : Callee::Kind::ThreadgroupBarrier;
+      break;
+    case ir::IntrinsicForm::SimdMatrix: c.kind = Callee::Kind::SimdMatrix; break;
+    case ir::IntrinsicForm::Bitcast: c.kind = Callee::Kind::AsType; break;
+  }
   return c;
 }
 

@@ -1,7 +1,8 @@
 // Recognition of Metal builtin functions by declaration: the shim declares
 // them in namespace metal (metal::precise, metal::fast), so a call is a Metal
-// builtin exactly when clang resolved it to a declaration there. Names are
-// never matched on user functions.
+// builtin exactly when clang resolved it to a declaration there; its row of
+// ir/intrinsic_table.def then says what it becomes. Names are never matched
+// on user functions.
 #pragma once
 
 #include <clang-c/Index.h>
@@ -14,7 +15,7 @@ namespace mslport::front {
 
 struct Callee {
   enum class Kind {
-    MathFunction,      // Call with `name` (e.g. "exp", "precise::exp", "max")
+    Intrinsic,         // a Call of `intrinsic` (ir/intrinsic_table.def)
     Collective,        // SIMD-group function: `op`
     ThreadgroupBarrier,
     SimdgroupBarrier,
@@ -24,7 +25,6 @@ struct Callee {
     VectorConstructor, // the shim's __mslport_make_float4(...) for float4(...)
     Conversion,        // the shim's metal::__mslport_convert<T>(x) for (T)x
     SimdMatrix,        // simdgroup_load/store/multiply...
-    Atomic,            // atomic_*: not supported yet
     OtherMetal,        // declared by the shim but with no IR form
     User,              // a function of the user's program
     Unknown,
@@ -32,6 +32,7 @@ struct Callee {
   Kind kind = Kind::Unknown;
   std::string name;  // Metal spelling
   ir::CollectiveOp op = ir::CollectiveOp::SimdSum;
+  ir::Intrinsic intrinsic = ir::Intrinsic::None;
 };
 
 Callee classify_callee(const FrontContext& ctx, CXCursor fn_decl);

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct FrontContext {
   std::map<std::string, int> struct_by_usr;
   std::map<std::string, int> const_by_usr;
   std::map<std::string, int> function_by_usr;       // Module::functions
+  // Module::structs that are the shim's packed vectors (packed_float3).
+  std::set<int> packed_vectors;
   // Function constants of the program (name -> index) and those given no
   // value (their value must not be used).
   std::map<std::string, int> function_constants;

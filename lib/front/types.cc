@@ -110,12 +110,21 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       if (!elem) return std::nullopt;
       return ir::Type::array_of(*elem, (int)clang_getArraySize(c));
     }
+    case CXType_IncompleteArray: {
+      // `float data[]`, the last field of a struct (struct_index checks):
+      // an array of count 0, sized by the buffer it lives in.
+      auto elem = convert_type(ctx, clang_getArrayElementType(c), why);
+      if (!elem) return std::nullopt;
+      return ir::Type::array_of(*elem, 0);
+    }
     case CXType_Enum: {
       CXCursor decl = clang_getTypeDeclaration(c);
       return convert_type(ctx, clang_getEnumDeclIntegerType(decl), why);
     }
     case CXType_Record: {
       CXCursor decl = clang_getTypeDeclaration(c);
+      // The shim's atomic_bool (OpenCL has none of its own).
+      if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl)) return ir::Type::atomic_of(ir::ScalarKind::Bool);
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));
@@ -132,9 +141,16 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       if (!idx) return std::nullopt;
       return ir::Type::struct_of(*idx);
     }
-    case CXType_Atomic:
-      if (why) *why = "atomic type '" + type_spelling(t) + "'";
-      return std::nullopt;
+    case CXType_Atomic: {
+      // atomic_int, atomic_uint, atomic_float, atomic_bool (metal::atomic<T>).
+      auto k = scalar_of(clang_getCanonicalType(clang_Type_getValueType(c)));
+      if (!k || (*k != ir::ScalarKind::Int && *k != ir::ScalarKind::UInt && *k != ir::ScalarKind::Float &&
+                 *k != ir::ScalarKind::Bool)) {
+        if (why) *why = "atomic type '" + type_spelling(t) + "'";
+        return std::nullopt;
+      }
+      return ir::Type::atomic_of(*k);
+    }
     default: return fail();
   }
 }
@@ -148,7 +164,8 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   CXCursorKind kind = clang_getCursorKind(decl);
   // The shim's structs are Metal's own types, with IR forms of their own;
   // metal::array<T, N> is an ordinary struct holding T[N].
-  bool shim_array = ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix");
+  bool shim_array = ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix" ||
+                                          spelling(decl) == "packed_vec");
   if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl && kind != CXCursor_UnionDecl) ||
       (ctx.in_shim(decl) && !shim_array)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";
@@ -162,6 +179,12 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   // An anonymous record has no name of its own (clang spells it
   // "(anonymous union at file:line:col)").
   std::string base = clang_Cursor_isAnonymous(decl) ? "" : mangled_name(spelling(decl), template_args_text(decl));
+  // packed_vec<float, 3> is Metal's packed_float3.
+  if (shim_array && spelling(decl) == "packed_vec" && clang_Cursor_getNumTemplateArguments(decl) == 2) {
+    std::string elem = template_args_text(decl);
+    elem = elem.substr(1, elem.find(',') - 1);
+    base = "packed_" + elem + std::to_string(clang_Cursor_getTemplateArgumentValue(decl, 1));
+  }
   if (base.empty())
     base = std::string(def_ir.is_union ? "anon_union_" : "anon_struct_") + std::to_string(ctx.module.structs.size());
   def_ir.name = base;
@@ -193,6 +216,10 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
     }
     auto ft = convert_type(ctx, clang_getCursorType(f), why);
     if (!ft) return std::nullopt;
+    if (ft->is_array() && ft->count == 0 && !clang_equalCursors(f, v.fields.back())) {
+      if (why) *why = "runtime-sized array field '" + spelling(f) + "' that is not the last field";
+      return std::nullopt;
+    }
     if (ft->is_pointer() || ft->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void) {
       if (why) *why = "struct field '" + spelling(f) + "' of type '" + type_spelling(clang_getCursorType(f)) + "'";
       return std::nullopt;
@@ -208,11 +235,20 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
       offset = std::max(offset, ir::type_size(ctx.module, *ft));
     } else {
       offset = align_up(offset, a);
+      // clang lays the shim's types out as Metal does (3-vectors padded to 4,
+      // matrices as columns, packed vectors as arrays) and honours `alignas`
+      // on a field, which only ever moves it further.
+      long long clang_bits = clang_Cursor_getOffsetOfField(f);
+      if (clang_bits > 0 && clang_bits % 8 == 0 && clang_bits / 8 > offset) offset = (int)(clang_bits / 8);
       def_ir.fields.push_back(ir::StructField{name, *ft, offset, anonymous});
       offset += ir::type_size(ctx.module, *ft);
     }
     if (a > align) align = a;
   }
+  // `struct alignas(16) S` and fields declared alignas(N) raise the
+  // struct's alignment (and so its size) past its fields' natural one.
+  long long clang_align = clang_Type_getAlignOf(clang_getCursorType(decl));
+  if (clang_align > align && clang_align <= 4096) align = (int)clang_align;
   // An empty struct (a functor, a holder of static members) still has one
   // byte, as in C++: a field makes both targets agree on that.
   if (def_ir.fields.empty()) {
@@ -224,6 +260,7 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   ctx.module.structs.push_back(std::move(def_ir));
   int idx = (int)ctx.module.structs.size() - 1;
   ctx.struct_by_usr[usr] = idx;
+  if (shim_array && spelling(decl) == "packed_vec") ctx.packed_vectors.insert(idx);
   return idx;
 }
 

@@ -58,12 +58,13 @@ Type Type::array_of(Type elem, int n) {
   Type t; t.kind = Kind::Array; t.elem = std::make_shared<const Type>(std::move(elem)); t.count = n; return t;
 }
 Type Type::struct_of(int index) { Type t; t.kind = Kind::Struct; t.struct_index = index; return t; }
+Type Type::atomic_of(ScalarKind k) { Type t = scalar_of(k); t.atomic = true; return t; }
 
 bool Type::operator==(const Type& o) const {
   if (kind != o.kind) return false;
   switch (kind) {
     case Kind::Void: return true;
-    case Kind::Scalar: return scalar == o.scalar;
+    case Kind::Scalar: return scalar == o.scalar && atomic == o.atomic;
     case Kind::Vector: return scalar == o.scalar && count == o.count;
     case Kind::SimdMatrix: return scalar == o.scalar && count == o.count;
     case Kind::Pointer: return space == o.space && is_const == o.is_const && *elem == *o.elem;
@@ -100,26 +101,38 @@ std::optional<BuiltinId> builtin_from_attr(const std::string& a) {
   return std::nullopt;
 }
 
-static const struct { CollectiveOp op; const char* name; } kCollectives[] = {
-    {CollectiveOp::SimdSum, "simd_sum"}, {CollectiveOp::SimdProduct, "simd_product"},
-    {CollectiveOp::SimdMax, "simd_max"}, {CollectiveOp::SimdMin, "simd_min"},
-    {CollectiveOp::SimdAnd, "simd_and"}, {CollectiveOp::SimdOr, "simd_or"},
-    {CollectiveOp::SimdXor, "simd_xor"},
-    {CollectiveOp::SimdPrefixInclusiveSum, "simd_prefix_inclusive_sum"},
-    {CollectiveOp::SimdPrefixExclusiveSum, "simd_prefix_exclusive_sum"},
-    {CollectiveOp::SimdBroadcast, "simd_broadcast"},
-    {CollectiveOp::SimdBroadcastFirst, "simd_broadcast_first"},
-    {CollectiveOp::SimdShuffle, "simd_shuffle"}, {CollectiveOp::SimdShuffleDown, "simd_shuffle_down"},
-    {CollectiveOp::SimdShuffleUp, "simd_shuffle_up"}, {CollectiveOp::SimdShuffleXor, "simd_shuffle_xor"},
-    {CollectiveOp::SimdAll, "simd_all"}, {CollectiveOp::SimdAny, "simd_any"},
-    {CollectiveOp::SimdBallot, "simd_ballot"},
+static const struct { CollectiveOp op; Intrinsic id; } kCollectives[] = {
+#define MSLPORT_COLLECTIVE(name) {CollectiveOp::name, Intrinsic::name},
+    MSLPORT_COLLECTIVE(SimdSum) MSLPORT_COLLECTIVE(SimdProduct) MSLPORT_COLLECTIVE(SimdMax) MSLPORT_COLLECTIVE(SimdMin)
+    MSLPORT_COLLECTIVE(SimdAnd) MSLPORT_COLLECTIVE(SimdOr) MSLPORT_COLLECTIVE(SimdXor)
+    MSLPORT_COLLECTIVE(SimdPrefixInclusiveSum) MSLPORT_COLLECTIVE(SimdPrefixExclusiveSum)
+    MSLPORT_COLLECTIVE(SimdBroadcast) MSLPORT_COLLECTIVE(SimdBroadcastFirst) MSLPORT_COLLECTIVE(SimdShuffle)
+    MSLPORT_COLLECTIVE(SimdShuffleDown) MSLPORT_COLLECTIVE(SimdShuffleUp) MSLPORT_COLLECTIVE(SimdShuffleXor)
+    MSLPORT_COLLECTIVE(SimdAll) MSLPORT_COLLECTIVE(SimdAny) MSLPORT_COLLECTIVE(SimdBallot)
+    MSLPORT_COLLECTIVE(SimdPrefixInclusiveProduct) MSLPORT_COLLECTIVE(SimdPrefixExclusiveProduct)
+    MSLPORT_COLLECTIVE(SimdShuffleRotateDown) MSLPORT_COLLECTIVE(SimdShuffleRotateUp) MSLPORT_COLLECTIVE(SimdIsFirst)
+    MSLPORT_COLLECTIVE(QuadSum) MSLPORT_COLLECTIVE(QuadProduct) MSLPORT_COLLECTIVE(QuadMax) MSLPORT_COLLECTIVE(QuadMin)
+    MSLPORT_COLLECTIVE(QuadAnd) MSLPORT_COLLECTIVE(QuadOr) MSLPORT_COLLECTIVE(QuadXor)
+    MSLPORT_COLLECTIVE(QuadPrefixInclusiveSum) MSLPORT_COLLECTIVE(QuadPrefixExclusiveSum)
+    MSLPORT_COLLECTIVE(QuadBroadcast) MSLPORT_COLLECTIVE(QuadShuffle) MSLPORT_COLLECTIVE(QuadShuffleDown)
+    MSLPORT_COLLECTIVE(QuadShuffleUp) MSLPORT_COLLECTIVE(QuadShuffleXor) MSLPORT_COLLECTIVE(QuadAll)
+    MSLPORT_COLLECTIVE(QuadAny) MSLPORT_COLLECTIVE(QuadPrefixInclusiveProduct)
+    MSLPORT_COLLECTIVE(QuadPrefixExclusiveProduct) MSLPORT_COLLECTIVE(QuadBroadcastFirst)
+    MSLPORT_COLLECTIVE(QuadShuffleRotateDown) MSLPORT_COLLECTIVE(QuadShuffleRotateUp) MSLPORT_COLLECTIVE(QuadIsFirst)
+#undef MSLPORT_COLLECTIVE
 };
+Intrinsic collective_intrinsic(CollectiveOp op) {
+  for (auto& e : kCollectives) if (e.op == op) return e.id;
+  return Intrinsic::None;
+}
 const char* collective_name(CollectiveOp op) {
-  for (auto& e : kCollectives) if (e.op == op) return e.name;
-  return "?";
+  Intrinsic id = collective_intrinsic(op);
+  return id == Intrinsic::None ? "?" : intrinsic_info(id).name;
 }
 std::optional<CollectiveOp> collective_from_name(const std::string& n) {
-  for (auto& e : kCollectives) if (n == e.name) return e.op;
+  auto id = intrinsic_named(n);
+  if (!id) return std::nullopt;
+  for (auto& e : kCollectives) if (e.id == *id) return e.op;
   return std::nullopt;
 }
 
@@ -171,6 +184,7 @@ ExprPtr Expr::clone() const {
   e->float_value = float_value; e->spelling = spelling; e->index = index; e->arrow = arrow;
   e->unary_op = unary_op; e->binary_op = binary_op; e->assign_op = assign_op;
   e->collective_op = collective_op; e->matrix_op = matrix_op; e->components = components;
+  e->intrinsic = intrinsic;
   for (auto& a : args) e->args.push_back(a ? a->clone() : nullptr);
   if (mask) e->mask = mask->clone();
   return e;
@@ -238,14 +252,14 @@ int type_size(const Module& m, const Type& t) {
 std::string type_name(const Module& m, const Type& t) {
   switch (t.kind) {
     case Type::Kind::Void: return "void";
-    case Type::Kind::Scalar: return scalar_name(t.scalar);
+    case Type::Kind::Scalar: return (t.atomic ? "atomic_" : "") + std::string(scalar_name(t.scalar));
     case Type::Kind::Vector: return std::string(scalar_name(t.scalar)) + std::to_string(t.count);
     case Type::Kind::SimdMatrix:
       return "simdgroup_matrix<" + std::string(scalar_name(t.scalar)) + ", " + std::to_string(t.count) + ", " +
              std::to_string(t.count) + ">";
     case Type::Kind::Pointer:
       return std::string(address_space_name(t.space)) + " " + (t.is_const ? "const " : "") + type_name(m, *t.elem) + "*";
-    case Type::Kind::Array: return type_name(m, *t.elem) + "[" + std::to_string(t.count) + "]";
+    case Type::Kind::Array: return type_name(m, *t.elem) + "[" + (t.count ? std::to_string(t.count) : "") + "]";
     case Type::Kind::Struct:
       return t.struct_index >= 0 && t.struct_index < (int)m.structs.size() ? m.structs[t.struct_index].name : "struct?";
   }
@@ -301,6 +315,12 @@ ExprPtr make_call(std::string callee, Type type, std::vector<ExprPtr> args, Sour
   return e;
 }
 
+ExprPtr make_intrinsic_call(Intrinsic id, Type type, std::vector<ExprPtr> args, SourceLoc loc) {
+  auto e = make_call(intrinsic_info(id).name, std::move(type), std::move(args), std::move(loc));
+  e->intrinsic = id;
+  return e;
+}
+
 ExprPtr make_cast(Type type, ExprPtr x) {
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::Cast;
@@ -350,6 +370,7 @@ bool same_expr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.int_value != b.int_value ||
       a.float_value != b.float_value || a.spelling != b.spelling || a.arrow != b.arrow ||
       a.unary_op != b.unary_op || a.binary_op != b.binary_op || a.components != b.components ||
+      a.intrinsic != b.intrinsic ||
       a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)

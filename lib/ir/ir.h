@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/intrinsic_table.h"
+
 namespace mslport::ir {
 
 struct SourceLoc {
@@ -65,6 +67,10 @@ struct Type {
   AddressSpace space = AddressSpace::Private;
   bool is_const = false;
   int struct_index = -1;
+  // Scalar only: Metal's atomic_<scalar> (atomic_int, atomic_uint,
+  // atomic_float, atomic_bool), the scalar's size and alignment. Only the
+  // atomic functions touch it.
+  bool atomic = false;
 
   static Type void_type();
   static Type scalar_of(ScalarKind k);
@@ -72,6 +78,7 @@ struct Type {
   static Type pointer_to(Type pointee, AddressSpace s, bool pointee_const);
   static Type array_of(Type elem, int n);
   static Type struct_of(int index);
+  static Type atomic_of(ScalarKind k);
 
   bool is_scalar() const { return kind == Kind::Scalar; }
   bool is_scalar(ScalarKind s) const { return kind == Kind::Scalar && scalar == s; }
@@ -135,9 +142,24 @@ enum class CollectiveOp {
   SimdShuffleXor,      // (value, mask)
   SimdAll, SimdAny,    // (bool)
   SimdBallot,          // (bool) -> simd_vote (as ulong)
+  SimdPrefixInclusiveProduct, SimdPrefixExclusiveProduct,
+  SimdShuffleRotateDown, SimdShuffleRotateUp,  // (value, delta), modulo the 32 lanes
+  SimdIsFirst,         // () -> bool: the lowest active lane
+  // Over the 4-lane quads of a SIMD group (lanes 4q .. 4q + 3), with the
+  // meaning of the simd_ form within the quad.
+  QuadSum, QuadProduct, QuadMax, QuadMin, QuadAnd, QuadOr, QuadXor,
+  QuadPrefixInclusiveSum, QuadPrefixExclusiveSum,
+  QuadBroadcast, QuadShuffle, QuadShuffleDown, QuadShuffleUp, QuadShuffleXor,
+  QuadAll, QuadAny,
+  QuadPrefixInclusiveProduct, QuadPrefixExclusiveProduct,
+  QuadBroadcastFirst,  // (value): the lowest active lane's of the quad
+  QuadShuffleRotateDown, QuadShuffleRotateUp,  // (value, delta), modulo the 4 lanes
+  QuadIsFirst,         // () -> bool: the lowest active lane of the quad
 };
 const char* collective_name(CollectiveOp op);  // Metal spelling
 std::optional<CollectiveOp> collective_from_name(const std::string& name);
+// The row of ir/intrinsic_table.def for a collective.
+Intrinsic collective_intrinsic(CollectiveOp op);
 
 // simdgroup_matrix<T, 8, 8> operations (MSL 6.7): cooperative across the 32
 // lanes of a SIMD group, so they are IR operations of their own. Operands
@@ -176,8 +198,10 @@ struct Expr {
     Binary,       // binary_op, args[0], args[1]
     Assign,       // args[0] = args[1]; compound: assign_op set (e.g. Add for +=)
     Conditional,  // args[0] ? args[1] : args[2]
-    Call,         // callee (Metal builtin function name, e.g. "exp", "rsqrt",
-                  // "max", "fma", "precise::exp"), args
+    Call,         // intrinsic (a row of ir/intrinsic_table.def; spelling its
+                  // Metal name, e.g. "exp", "precise::exp"), args; or a call
+                  // a backend's own step inserts (intrinsic None, spelling
+                  // the callee)
     Cast,         // convert args[0] to type (value conversion, C rules)
     Bitcast,      // as_type<type>(args[0])
     Index,        // args[0][args[1]]; args[0] is a pointer or array
@@ -206,6 +230,7 @@ struct Expr {
   std::optional<BinaryOp> assign_op;  // for compound assignment
   CollectiveOp collective_op = CollectiveOp::SimdSum;
   SimdMatrixOpKind matrix_op = SimdMatrixOpKind::Load;
+  Intrinsic intrinsic = Intrinsic::None;  // Call: the Metal function
   std::vector<int> components;        // Swizzle lanes
   std::vector<ExprPtr> args;
   // Collective only: the active-lane predicate, a per-thread bool
@@ -386,6 +411,9 @@ StmtPtr make_expr_stmt(ExprPtr e);
 StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc = {});
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body = nullptr, SourceLoc loc = {});
 ExprPtr make_call(std::string callee, Type type, std::vector<ExprPtr> args, SourceLoc loc = {});
+// A call of a Metal function (or of a shared pass's intrinsic): its row's
+// name as the spelling.
+ExprPtr make_intrinsic_call(Intrinsic id, Type type, std::vector<ExprPtr> args, SourceLoc loc = {});
 ExprPtr make_cast(Type type, ExprPtr e);
 // base[index] (base a pointer or vector) and &base[index] (base a pointer).
 ExprPtr make_index(ExprPtr base, ExprPtr index, Type element);

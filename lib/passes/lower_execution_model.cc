@@ -17,11 +17,7 @@ namespace {
 
 // `if (!__mslport_in_grid()) return;` at the top of the kernel.
 void insert_grid_guard(Kernel& k) {
-  auto call = std::make_unique<Expr>();
-  call->kind = Expr::Kind::Call;
-  call->type = Type::scalar_of(ScalarKind::Bool);
-  call->spelling = kInGrid;
-  call->loc = k.loc;
+  auto call = make_intrinsic_call(Intrinsic::InGrid, Type::scalar_of(ScalarKind::Bool), {}, k.loc);
   auto ret = std::make_unique<Stmt>();
   ret->kind = Stmt::Kind::Return;
   ret->loc = k.loc;
@@ -89,7 +85,7 @@ bool lower_synchronisation(Pipeline& p, Module& m, Kernel& k) {
   // Before predicate_sync, which splits `if (alive)` blocks at the barriers
   // this inserts.
   if (!p.run("lockstep_barriers", k, [&] { return insert_lockstep_barriers(k), true; })) return false;
-  if (!p.run("predicate_sync", k, [&] { return predicate_sync(k, alive, diags); })) return false;
+  if (!p.run("predicate_sync", k, [&] { return predicate_sync(m, k, alive, diags); })) return false;
   return p.run("verify_sync_placement", k,
                [&] { return verify_kernel(m, k, diags) && verify_sync_placement(k, diags); });
 }

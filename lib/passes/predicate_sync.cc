@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "passes/hoist_collectives.h"
 #include "ir/analysis/uniformity.h"
+#include "passes/hoist_collectives.h"
+#include "passes/initializer_stores.h"
 
 namespace mslport::passes {
 using namespace ir;
@@ -43,6 +44,7 @@ const Stmt* first_barrier(const Stmt& s) {
 }
 
 struct Predicator {
+  const Module& m;
   Kernel& k;
   int alive;
   DiagEngine& diags;
@@ -112,7 +114,11 @@ struct Predicator {
       case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
         auto it = info.loop_level.find(s.get());
         Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
-        if (u == Uniformity::Thread || u == Uniformity::Simdgroup) {
+        // A trip count read from memory may differ between threads too: a
+        // loop of SIMD-group functions is predicated like a divergent one
+        // (one with barriers as well is left to the run-time check).
+        const bool unknown_collectives = u == Uniformity::Unknown && contains_collective_stmt(*s) && !contains_barrier(*s);
+        if (u == Uniformity::Thread || u == Uniformity::Simdgroup || unknown_collectives) {
           predicate_loop(*s, masks, out);
           return;
         }
@@ -217,9 +223,9 @@ struct Predicator {
       ok = false;
       return;
     }
-    if (has_loop_exit(*loop.body, false)) {
-      diags.error(loc, "break, continue or return in a loop whose trip count differs between threads and which "
-                       "holds a SIMD-group function is not supported yet");
+    if (contains_return(*loop.body)) {
+      diags.error(loc, "return in a loop whose trip count differs between threads and which holds a SIMD-group "
+                       "function is not supported yet");
       ok = false;
       return;
     }
@@ -238,6 +244,13 @@ struct Predicator {
     ExprPtr first = loop.kind == Stmt::Kind::DoWhile ? make_bool(true, loc) : cond();
     if (!masks.empty()) first = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(first), loc);
     out.push_back(make_decl(lm, std::move(first), loc));
+    if (has_loop_exit(*loop.body, false)) {
+      int it = add_var(k, "mslport_iter_mask" + std::to_string(mask_count++), kBool, loc);
+      out.push_back(make_decl(it, make_bool(false, loc), loc));
+      exits_block(*loop.body, lm, it);
+      loop.body->stmts.insert(loop.body->stmts.begin(),
+                              make_expr_stmt(make_assign(make_var_ref(k, it, loc), make_var_ref(k, lm, loc), loc)));
+    }
     std::vector<int> inner = masks;
     inner.push_back(lm);
     std::vector<StmtPtr> body;
@@ -246,18 +259,66 @@ struct Predicator {
     if (loop.step) tail.push_back(make_expr_stmt(std::move(loop.step)));
     tail.push_back(make_expr_stmt(make_assign(make_var_ref(k, lm, loc), cond(), loc)));
     body.push_back(make_if(make_var_ref(k, lm, loc), make_block(std::move(tail), loc), nullptr, loc));
-    auto any = std::make_unique<Expr>();
-    any->kind = Expr::Kind::Call;
-    any->type = kBool;
-    any->spelling = kThreadgroupAny;
-    any->loc = loc;
-    any->args.push_back(make_var_ref(k, lm, loc));
+    std::vector<ExprPtr> vote;
+    vote.push_back(make_var_ref(k, lm, loc));
+    auto any = make_intrinsic_call(Intrinsic::ThreadgroupAny, kBool, std::move(vote), loc);
     auto w = std::make_unique<Stmt>();
     w->kind = Stmt::Kind::While;
     w->loc = loc;
     w->expr = std::move(any);
     w->body = make_block(std::move(body), loc);
     out.push_back(std::move(w));
+  }
+
+  // `break` and `continue` of a predicated loop (not those of loops inside
+  // it) become flags: `break` clears the loop mask `lm`, ending the thread's
+  // iterations, both clear the iteration mask `it`, and the statements after
+  // a statement that may exit run under `if (it)`:
+  //   v = x[i]; if (v < 0) break; s += simd_sum(v);
+  //   =>  it = lm; v = x[i]; if (v < 0) { lm = false; it = false; }
+  //       if (it) { s += simd_sum(v); }
+  // Returns whether the block may exit.
+  bool exits_block(Stmt& b, int lm, int it) {
+    std::vector<StmtPtr> in = std::move(b.stmts);
+    std::vector<StmtPtr> out;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const bool exits = exits_stmt(in[i], lm, it);
+      SourceLoc loc = in[i]->loc;
+      out.push_back(std::move(in[i]));
+      if (!exits) continue;
+      if (i + 1 < in.size()) {
+        auto rest = make_block({}, in[i + 1]->loc);
+        for (size_t j = i + 1; j < in.size(); ++j) rest->stmts.push_back(std::move(in[j]));
+        exits_block(*rest, lm, it);
+        out.push_back(make_if(make_var_ref(k, it, loc), std::move(rest), nullptr, loc));
+      }
+      b.stmts = std::move(out);
+      return true;
+    }
+    b.stmts = std::move(out);
+    return false;
+  }
+
+  bool exits_stmt(StmtPtr& s, int lm, int it) {
+    SourceLoc loc = s->loc;
+    auto clear = [&](int v) { return make_expr_stmt(make_assign(make_var_ref(k, v, loc), make_bool(false, loc), loc)); };
+    switch (s->kind) {
+      case Stmt::Kind::Break:
+      case Stmt::Kind::Continue: {
+        std::vector<StmtPtr> v;
+        if (s->kind == Stmt::Kind::Break) v.push_back(clear(lm));
+        v.push_back(clear(it));
+        s = make_block(std::move(v), loc);
+        return true;
+      }
+      case Stmt::Kind::Block: return exits_block(*s, lm, it);
+      case Stmt::Kind::If: {
+        const bool a = exits_block(*s->body, lm, it);
+        const bool b = s->else_body && exits_block(*s->else_body, lm, it);
+        return a || b;
+      }
+      default: return false;  // a loop's own break and continue are its own
+    }
   }
 
   // Emits the body's statements: runs of plain statements under
@@ -274,16 +335,17 @@ struct Predicator {
       // Declarations must outlive the pieces they are split into.
       if (s->kind == Stmt::Kind::Decl) {
         k.vars[s->var].is_const = false;
-        if (s->expr && s->expr->kind == Expr::Kind::InitList) {
-          diags.error(s->loc, "array initialiser in divergent code around a SIMD-group function is not supported yet");
-          ok = false;
-          continue;
-        }
         ExprPtr init = std::move(s->expr);
         SourceLoc loc = s->loc;
         int v = s->var;
         out.insert(out.begin(), make_decl(v, nullptr, loc));
         if (!init) continue;
+        if (init->kind == Expr::Kind::InitList) {
+          // `float acc[2] = {0.f, 0.f};`: C cannot assign a brace list, so
+          // the elements are stored one by one where the declaration was.
+          for (auto& x : initializer_stores(m, k, *make_var_ref(k, v, loc), std::move(init))) run.push_back(std::move(x));
+          continue;
+        }
         bool collective = init->kind == Expr::Kind::Collective;
         auto assign = make_expr_stmt(make_assign(make_var_ref(k, v, loc), std::move(init), loc));
         if (collective) {
@@ -343,14 +405,16 @@ struct Predicator {
           // body under the mask.
           auto it = info.loop_level.find(s.get());
           Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
-          if (u != Uniformity::Threadgroup) {
-            predicate_loop(*s, masks, out);
-            break;
-          }
-          if (contains_return(*s)) {
+          // With a break or continue, even one every thread takes alike: the
+          // threads outside the mask would not take it, and keep iterating.
+          if (u == Uniformity::Threadgroup && contains_return(*s)) {
             diags.error(s->loc, "return inside a loop with a SIMD-group function in divergent control flow is "
                                 "not supported yet");
             ok = false;
+            break;
+          }
+          if (u != Uniformity::Threadgroup || has_loop_exit(*s->body, false)) {
+            predicate_loop(*s, masks, out);
             break;
           }
           std::vector<StmtPtr> inner;
@@ -366,9 +430,9 @@ struct Predicator {
 };
 }  // namespace
 
-bool predicate_sync(Kernel& k, int alive_var, DiagEngine& diags) {
+bool predicate_sync(const Module& m, Kernel& k, int alive_var, DiagEngine& diags) {
   if (!k.body || !contains_sync(*k.body)) return true;
-  Predicator p{k, alive_var, diags, analyze_uniformity(k)};
+  Predicator p{m, k, alive_var, diags, analyze_uniformity(k)};
   std::vector<int> masks;
   if (alive_var >= 0) masks.push_back(alive_var);
   p.uniform_block(*k.body, masks);

@@ -17,7 +17,7 @@ namespace mslport::passes {
 // take part in barriers). A barrier under a condition that only depends on
 // memory contents is kept where it is (checked at run time by the CPU
 // backend). Requires hoist_collectives.
-bool predicate_sync(ir::Kernel& k, int alive_var, DiagEngine& diags);
+bool predicate_sync(const ir::Module& m, ir::Kernel& k, int alive_var, DiagEngine& diags);
 // Intrinsic (an ir Call with this spelling, bool(bool)): true on every thread
 // if the argument is true on any thread of the threadgroup. Backends lower
 // it; predicate_sync uses it for loops whose trip count differs.

@@ -42,17 +42,17 @@ __kernel void feat_matrix(
     transpose_float_4_4_result = t_1;
   }
   matrix_float_4_4 t = transpose_float_4_4_result;
-  matrix_float_4_4 matrix_result;
-  {  // inlined: matrix
+  matrix_float_4_4 matrix_float_4_4_result;
+  {  // inlined: matrix_float_4_4
     matrix_float_4_4 self;
     for (int c_1 = 0; c_1 < 4; ++c_1) {
       for (int r_1 = 0; r_1 < 4; ++r_1) {
         self.columns[c_1] = (float4)((r_1 == 0) ? (c_1 == r_1) ? 2.0f : 0.0f : self.columns[c_1].x, (r_1 == 1) ? (c_1 == r_1) ? 2.0f : 0.0f : self.columns[c_1].y, (r_1 == 2) ? (c_1 == r_1) ? 2.0f : 0.0f : self.columns[c_1].z, (r_1 == 3) ? (c_1 == r_1) ? 2.0f : 0.0f : self.columns[c_1].w);
       }
     }
-    matrix_result = self;
+    matrix_float_4_4_result = self;
   }
-  matrix_float_4_4 d = matrix_result;
+  matrix_float_4_4 d = matrix_float_4_4_result;
   matrix_float_4_4 operator_mul_float_4_4_4_result;
   {  // inlined: operator*<float, 4, 4, 4>
     matrix_float_4_4 a_1 = t;
@@ -93,16 +93,16 @@ __kernel void feat_matrix(
     operator_mul_float_4_4_2_result = r_5;
   }
   float4 w = operator_mul_float_4_4_result_1 + operator_mul_float_4_4_2_result;
-  matrix_float_2_2 matrix_2_result;
-  {  // inlined: matrix
+  matrix_float_2_2 matrix_float_2_2_result;
+  {  // inlined: matrix_float_2_2
     float2 c0 = a->columns[0];
     float2 c1 = a->columns[1];
     matrix_float_2_2 self_1;
     self_1.columns[0] = c0;
     self_1.columns[1] = c1;
-    matrix_2_result = self_1;
+    matrix_float_2_2_result = self_1;
   }
-  matrix_float_2_2 s = matrix_2_result;
+  matrix_float_2_2 s = matrix_float_2_2_result;
   s.columns[1].x += 1.0f;
   out[i] = w + (float4)(s.columns[1], s.columns[0].x, s.columns[0].y);
 }

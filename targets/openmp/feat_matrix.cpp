@@ -37,17 +37,17 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
       transpose_float_4_4_result = t_1;
     }
     matrix_float_4_4 t = transpose_float_4_4_result;
-    matrix_float_4_4 matrix_result;
-    {  // inlined: matrix
+    matrix_float_4_4 matrix_float_4_4_result;
+    {  // inlined: matrix_float_4_4
       matrix_float_4_4 self;
       for (int32_t c_1 = 0; c_1 < 4; ++c_1) {
         for (int32_t r_1 = 0; r_1 < 4; ++r_1) {
           self.columns[c_1][r_1] = ((c_1 == r_1) ? 2.0f : 0.0f);
         }
       }
-      matrix_result = self;
+      matrix_float_4_4_result = self;
     }
-    matrix_float_4_4 d = matrix_result;
+    matrix_float_4_4 d = matrix_float_4_4_result;
     matrix_float_4_4 operator_mul_float_4_4_4_result;
     {  // inlined: operator*<float, 4, 4, 4>
       matrix_float_4_4 a_1 = t;
@@ -88,16 +88,16 @@ void feat_matrix_threadgroup(const mslport::vec<float, 4>* v_in, const matrix_fl
       operator_mul_float_4_4_2_result = r_5;
     }
     mslport::vec<float, 4> w = operator_mul_float_4_4_result_1 + operator_mul_float_4_4_2_result;
-    matrix_float_2_2 matrix_2_result;
-    {  // inlined: matrix
+    matrix_float_2_2 matrix_float_2_2_result;
+    {  // inlined: matrix_float_2_2
       mslport::vec<float, 2> c0 = a.columns[0];
       mslport::vec<float, 2> c1 = a.columns[1];
       matrix_float_2_2 self_1;
       self_1.columns[0] = c0;
       self_1.columns[1] = c1;
-      matrix_2_result = self_1;
+      matrix_float_2_2_result = self_1;
     }
-    matrix_float_2_2 s = matrix_2_result;
+    matrix_float_2_2 s = matrix_float_2_2_result;
     s.columns[1][0] += 1.0f;
     out[i] = (w + mslport::make_vec<mslport::vec<float, 4>>(s.columns[1], s.columns[0].x, s.columns[0].y));
   }

@@ -487,3 +487,59 @@ kernel void neighbour_dev(device const float* in [[buffer(0)]], device float* ou
   EXPECT_EQ(f.run(b.a, 1, 64), "");
   EXPECT_EQ(b.out[64], 1.0f);
 }
+
+// A field of a struct in a buffer is checked as itself: thread 0 writing
+// `out.count` does not race with the others writing `out.vals[tid]`, and it
+// does race with a thread reading `out.count`.
+TEST(OpenMPSanitize, FieldsOfAStructInABufferAreCheckedOneByOne) {
+  const char* kernel = R"(
+struct Out { uint count; float vals[63]; };
+kernel void fields(device const float* in [[buffer(0)]], device Out& out [[buffer(1)]],
+                   uint tid [[thread_index_in_threadgroup]]) {
+  if (tid == 0) out.count = 7u;
+  if (tid > 0) out.vals[tid - 1] = in[tid]%s;
+}
+)";
+  char bad[1024], good[1024];
+  std::snprintf(bad, sizeof bad, kernel, " + float(out.count)");
+  std::snprintf(good, sizeof good, kernel, "");
+  Sanitized r("san_fields_bad", bad), f("san_fields_ok", good);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  Buffers b;
+  EXPECT_EQ(f.run(b.a, 1, 64), "");
+  EXPECT_EQ(b.out[5], 1.0f);
+  std::string found = r.run(b.a, 1, 64);
+  EXPECT_NE(found.find("race 8: data race on device buffer 'out[0]'"), std::string::npos) << found;
+}
+
+// Atomic functions are synchronised with each other, within a threadgroup
+// and across threadgroups; the same counter updated with a plain += by one
+// thread (the atomic counter's plain twin) races with the atomic updates.
+TEST(OpenMPSanitize, AtomicsDoNotRaceButAPlainTwinOfOneDoes) {
+  const char* kernel = R"(
+kernel void count(device const float* in [[buffer(0)]], device atomic_uint* counter [[buffer(1)]],
+                  uint tid [[thread_index_in_threadgroup]]) {
+  threadgroup atomic_uint local;
+  if (tid == 0) atomic_store_explicit(&local, 0u, memory_order_relaxed);
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  atomic_fetch_add_explicit(&local, 1u, memory_order_relaxed);
+  atomic_fetch_add_explicit(counter, uint(in[tid]), memory_order_relaxed);
+  %s
+}
+)";
+  char bad[1024], good[1024];
+  std::snprintf(bad, sizeof bad, kernel, "if (tid == 5) ((device uint*)counter)[0] += 1u;");
+  std::snprintf(good, sizeof good, kernel, "");
+  Sanitized r("san_atomic_bad", bad), f("san_atomic_ok", good);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  Buffers b;
+  EXPECT_EQ(f.run(b.a, 3, 64), "");
+  EXPECT_EQ(reinterpret_cast<uint32_t*>(b.out.data())[0], 3u * 64u);
+  std::string found = r.run(b.a, 3, 64);
+  EXPECT_NE(found.find("race 11: data race on device buffer 'counter[0]': write by thread (tg 0,0,0 / tid 5"),
+            std::string::npos)
+      << found;
+  EXPECT_NE(found.find("and atomic "), std::string::npos) << found;
+}

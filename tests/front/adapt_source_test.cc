@@ -100,6 +100,29 @@ TEST(AdaptSource, FunctionConstantsTakeTheirValues) {
   EXPECT_FALSE(r.function_constant_defined.at("gain"));
 }
 
+TEST(AdaptSource, ThreadMemberQualifierLeavesWithItsReturnSpace) {
+  // SPIRV-Cross's spvUnsafeArray: both the const and the non-const
+  // `thread` accessor lose the space, and so does the reference returned.
+  std::string out = adapted(
+      "struct A {\n"
+      "  float e[4];\n"
+      "  thread float& operator [] (size_t pos) thread { return e[pos]; }\n"
+      "  constexpr const thread float& operator [] (size_t pos) const thread { return e[pos]; }\n"
+      "  device float& operator [] (size_t pos) device { return e[pos]; }\n"
+      "  void f(thread float& x) thread { x = e[0]; }\n"
+      "};\n");
+  EXPECT_CONTAINS(out, "       float& operator [] (size_t pos)        { return e[pos]; }");
+  EXPECT_CONTAINS(out, "constexpr const        float& operator [] (size_t pos) const        { return e[pos]; }");
+  EXPECT_CONTAINS(out, "device float& operator [] (size_t pos) device");
+  EXPECT_CONTAINS(out, "void f(thread float& x)        {");  // a parameter keeps its space
+}
+
+TEST(AdaptSource, StaticCastToAVectorIsItsConstructor) {
+  std::string out = adapted("int4 a = static_cast<int4>(v); float b = static_cast<float>(i);\n");
+  EXPECT_CONTAINS(out, "int4 a = int4(v);");
+  EXPECT_CONTAINS(out, "float b = static_cast<float>(i);");  // scalars are C++'s own
+}
+
 TEST(AdaptSource, NothingToDoLeavesTheTextAlone) {
   std::string src = "kernel void k(device float* o [[buffer(0)]]) { o[0] = 1.0f; } // [[kernel]]\n";
   AdaptResult r = adapt_metal_source(src);

@@ -146,6 +146,32 @@ kernel void broken(device float* o [[buffer(0)]]) { o[0] = undefined_name; }
   EXPECT_FALSE(p->diags.has_errors());
 }
 
+// A member function that returns a reference and is one `return` (an
+// accessor) is the lvalue it names; a kernel's builtin passed to a helper's
+// reference parameter becomes a local the helper may write.
+TEST(MemberFunctions, AccessorReturningAReferenceIsTheLvalueItNames) {
+  auto p = parse("accessor.metal", R"(
+template <typename T, int N> struct Arr {
+  T e[N];
+  thread T& operator[](uint i) thread { return e[i]; }
+  device T& operator[](uint i) device { return e[i]; }
+};
+struct Buf { Arr<float, 4> a; };
+void bump(thread uint& i) { i += 1u; }
+kernel void k(device Buf& b [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  Arr<float, 4> local;
+  local[tid % 4u] = 2.0f;
+  bump(tid);
+  b.a[tid % 4u] = local[(tid - 1u) % 4u];
+}
+)");
+  ASSERT_TRUE(p->m) << p->rendered();
+  std::string ir = ir::print_module(*p->m);
+  EXPECT_NE(ir.find("local.e[tid_local % 4u] = 2.0f"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("(*b).a.e[tid_local % 4u] = local.e[(tid_local - 1u) % 4u]"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("%tid_local: uint = tid"), std::string::npos) << ir;
+}
+
 TEST(LibraryConstructs, DesignatorsReferencesAndParameterCopies) {
   auto p = parse("constructs.metal", R"(
 kernel void k(device float* o [[buffer(0)]], device float* d [[buffer(1)]], uint i [[thread_position_in_grid]]) {

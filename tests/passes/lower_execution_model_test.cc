@@ -26,7 +26,7 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
   EXPECT_EQ(count_exprs(*k.body->stmts[1], Expr::Kind::Collective), 0);
 }
 
-TEST(HoistCollectives, ConditionalEvaluationIsReported) {
+TEST(HoistCollectives, ConditionalOperandMovesIntoABranch) {
   auto m = parse_or_die(R"(
 kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
   out[tid] = tid > 3u ? simd_sum(1.0f) : 0.0f;
@@ -35,10 +35,77 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
   auto& k = m.kernels[0];
   DiagEngine diags;
   passes::normalize_blocks(k);
+  ASSERT_TRUE(passes::hoist_collectives(k, diags));
+  // T t; if (tid > 3u) { s = simd_sum(1.0f); t = s; } else { t = 0.0f; }  out[tid] = t;
+  ASSERT_EQ(k.body->stmts.size(), 3u);
+  const Stmt& branch = *k.body->stmts[1];
+  ASSERT_EQ(branch.kind, Stmt::Kind::If);
+  ASSERT_NE(branch.else_body, nullptr);
+  EXPECT_TRUE(passes::is_canonical_collective_stmt(*branch.body->stmts[0]));
+  EXPECT_EQ(count_exprs(*branch.else_body, Expr::Kind::Collective), 0);
+  EXPECT_EQ(count_exprs(*k.body->stmts[2], Expr::Kind::Collective), 0);
+}
+
+TEST(HoistCollectives, RightOfShortCircuitRunsOnlyWhenEvaluated) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  bool a = tid > 3u && simd_any(tid > 9u);
+  bool b = tid > 3u || simd_all(tid > 1u);
+  out[tid] = a && b ? 1.0f : 0.0f;
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  passes::normalize_blocks(k);
+  ASSERT_TRUE(passes::hoist_collectives(k, diags));
+  // bool t = tid > 3u; if (t) { ...simd_any...; t = ...; }  and  if (!t2) { ...simd_all... }
+  std::vector<const Stmt*> ifs;
+  for (auto& s : k.body->stmts)
+    if (s->kind == Stmt::Kind::If) ifs.push_back(s.get());
+  ASSERT_EQ(ifs.size(), 2u);
+  EXPECT_EQ(ifs[0]->expr->kind, Expr::Kind::VarRef);
+  EXPECT_EQ(ifs[1]->expr->kind, Expr::Kind::Unary);
+  EXPECT_EQ(count_exprs(*ifs[0]->body, Expr::Kind::Collective), 1);
+  EXPECT_EQ(count_exprs(*ifs[1]->body, Expr::Kind::Collective), 1);
+}
+
+TEST(HoistCollectives, LoopConditionIsTestedAtTheTopOfTheBody) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  float v = out[tid];
+  while (simd_any(v > 1.0f)) { v *= 0.5f; }
+  out[tid] = v;
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  passes::normalize_blocks(k);
+  ASSERT_TRUE(passes::hoist_collectives(k, diags));
+  const Stmt& loop = *k.body->stmts[1];
+  ASSERT_EQ(loop.kind, Stmt::Kind::For);
+  EXPECT_EQ(loop.expr, nullptr);
+  // { any = simd_any(v > 1); if (!any) break; v *= 0.5f; }
+  ASSERT_EQ(loop.body->stmts.size(), 3u);
+  EXPECT_TRUE(passes::is_canonical_collective_stmt(*loop.body->stmts[0]));
+  EXPECT_EQ(loop.body->stmts[1]->kind, Stmt::Kind::If);
+  EXPECT_EQ(count_stmts(*loop.body->stmts[1], Stmt::Kind::Break), 1);
+}
+
+TEST(HoistCollectives, IncrementWithCollectiveAndContinueIsReported) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  for (uint i = 0; i < 4u; i += uint(simd_sum(1.0f))) {
+    if (out[i] < 0.0f) continue;
+    out[i] = 1.0f;
+  }
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  passes::normalize_blocks(k);
   EXPECT_FALSE(passes::hoist_collectives(k, diags));
   ASSERT_TRUE(diags.has_errors());
-  EXPECT_NE(diags.diagnostics()[0].message.find("conditionally"), std::string::npos);
-  EXPECT_EQ(diags.diagnostics()[0].loc.line, 5);
+  EXPECT_NE(diags.diagnostics()[0].message.find("increment of a loop with 'continue'"), std::string::npos);
 }
 
 TEST(EliminateReturns, DivergentReturnBeforeCollectiveBecomesFlag) {
@@ -187,4 +254,79 @@ kernel void k(device float* out [[buffer(0)]], threadgroup float* sh [[threadgro
   ASSERT_TRUE(diags.has_errors());
   EXPECT_NE(diags.diagnostics()[0].message.find("loop whose trip count differs"), std::string::npos);
   EXPECT_EQ(diags.diagnostics()[0].loc.line, 8);
+}
+
+TEST(PredicateSync, BreakAndContinueInDivergentLoopBecomeMasks) {
+  auto m = parse_or_die(R"(
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+              uint tid [[thread_index_in_threadgroup]]) {
+  float acc = 0.0f;
+  for (uint i = 0; i < tid; ++i) {
+    if (x[i] < -2.0f) break;
+    if (x[i] < 0.0f) continue;
+    acc += simd_sum(x[i]);
+  }
+  out[tid] = acc;
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  ASSERT_TRUE(passes::lower_execution_model(m, k, diags));
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Break), 0);
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Continue), 0);
+  const Expr* c = find_collective(*k.body);
+  ASSERT_NE(c, nullptr);
+  ASSERT_NE(c->mask, nullptr);
+  // The collective's mask reads the iteration mask that break and continue clear.
+  int it = find_var(k, "mslport_iter_mask1");
+  ASSERT_GE(it, 0);
+  bool reads_it = false;
+  for (auto& s : k.body->stmts)
+    ir::walk_stmt_exprs(*s, [&](const Expr& e) {
+      reads_it = reads_it || (e.kind == Expr::Kind::VarRef && e.index == it);
+      return true;
+    });
+  EXPECT_TRUE(reads_it);
+}
+
+TEST(PredicateSync, UniformBreakInDivergentRegionIsPredicated) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], constant uint& stop [[buffer(1)]],
+              uint lane [[thread_index_in_simdgroup]]) {
+  float s = 0.0f;
+  if (lane < 20u) {
+    for (uint i = 0; i < 4u; ++i) {
+      if (i == stop) break;
+      s += simd_sum(1.0f);
+    }
+  }
+  out[lane] = s;
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  ASSERT_TRUE(passes::lower_execution_model(m, k, diags));
+  // Threads outside the branch would never take the break: the loop runs
+  // while any thread still iterates, and no break is left.
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::Break), 0);
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::While), 1);
+}
+
+TEST(PredicateSync, ArrayInitialiserInDivergentCodeBecomesStores) {
+  auto m = parse_or_die(R"(
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+              uint lane [[thread_index_in_simdgroup]]) {
+  if (lane < 16u) {
+    float acc[8] = {x[lane], 1.0f};
+    float s = simd_sum(acc[0] + acc[7]);
+    out[lane] = s;
+  }
+}
+)");
+  auto& k = m.kernels[0];
+  DiagEngine diags;
+  ASSERT_TRUE(passes::lower_execution_model(m, k, diags));
+  EXPECT_EQ(count_exprs(*k.body, Expr::Kind::InitList), 0);
+  // acc[0] and acc[1] stored, the other six zeroed by a loop.
+  EXPECT_EQ(count_stmts(*k.body, Stmt::Kind::For), 1);
 }

@@ -29,7 +29,8 @@ std::string cl_type_name(const ir::Module& m, const ir::Type& t) {
   using K = ir::Type::Kind;
   switch (t.kind) {
     case K::Void: return "void";
-    case K::Scalar: return scalar_cl_name(t.scalar);
+    // atomic_bool is a byte that the atomic helpers update through its word.
+    case K::Scalar: return t.atomic && t.scalar == ir::ScalarKind::Bool ? "uchar" : scalar_cl_name(t.scalar);
     case K::Vector: return scalar_cl_name(t.scalar) + std::to_string(t.count);
     case K::Pointer:
       return std::string(space_qualifier(t.space)) + (t.is_const ? "const " : "") + cl_type_name(m, *t.elem) + "*";
@@ -44,7 +45,8 @@ std::string cl_declaration(const ir::Module& m, const ir::Type& t, const std::st
   if (!t.is_array()) return cl_type_name(m, t) + " " + name;
   std::string dims;
   const ir::Type* e = &t;
-  for (; e->is_array(); e = e->elem.get()) dims += "[" + std::to_string(e->count) + "]";
+  // [] is a runtime-sized trailing array of a struct.
+  for (; e->is_array(); e = e->elem.get()) dims += "[" + (e->count ? std::to_string(e->count) : "") + "]";
   return cl_type_name(m, *e) + " " + name + dims;
 }
 

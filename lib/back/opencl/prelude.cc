@@ -277,26 +277,44 @@ std::string Prelude::simdgroup_matrix_type() {
   return M;
 }
 
-std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::string& space) {
+std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::string& space, const std::string& format) {
   const std::string M = simdgroup_matrix_type();
-  std::string name = "mslport_simdgroup_" + op + "_float8x8", text;
+  std::string name = "mslport_simdgroup_" + op + "_" + format + "8x8", text;
   std::string qualifier = space.empty() ? "" : space + " ";
   if (op == "load" || op == "store") {
     std::string tag = space.empty() ? "private" : space.substr(space.find_first_not_of('_'));
     name += "_" + tag;
   }
+  // A float, read from / written to memory of the format, and rounded to it.
+  const NarrowFloat narrow = format == "bfloat" ? NarrowFloat::BFloat : NarrowFloat::Half;
+  const bool is_float = format == "float";
+  const std::string elem = is_float ? "float" : "ushort";
+  auto read = [&](const std::string& x) {
+    return is_float ? x : narrow_helper(narrow, NarrowConv::ToFloat, 1) + "(" + x + ")";
+  };
+  auto write = [&](const std::string& x) {
+    return is_float ? x : narrow_helper(narrow, NarrowConv::FromFloat, 1) + "(" + x + ")";
+  };
+  auto rounded = [&](const std::string& x) {
+    return is_float ? x : narrow_helper(narrow, NarrowConv::Round, 1) + "(" + x + ")";
+  };
+  std::vector<std::string> deps = {M};
+  if (!is_float) {
+    for (NarrowConv c : {NarrowConv::ToFloat, NarrowConv::FromFloat, NarrowConv::Round})
+      deps.push_back(narrow_helper(narrow, c, 1));
+  }
   if (op == "load") {
-    text = M + " " + name + "(" + qualifier + "const float* src, ulong stride, ulong2 origin, bool transpose) {\n  " + M +
-           " m;\n"
+    text = M + " " + name + "(" + qualifier + "const " + elem + "* src, ulong stride, ulong2 origin, bool transpose) {\n  " +
+           M + " m;\n"
            "  for (int r = 0; r < 8; ++r)\n"
            "    for (int c = 0; c < 8; ++c)\n"
-           "      m.e[r * 8 + c] = transpose ? src[(origin.y + c) * stride + origin.x + r] : src[(origin.y + r) * stride + origin.x + c];\n"
+           "      m.e[r * 8 + c] = " + read("transpose ? src[(origin.y + c) * stride + origin.x + r] : src[(origin.y + r) * stride + origin.x + c]") + ";\n"
            "  return m;\n}\n";
   } else if (op == "store") {
-    text = "void " + name + "(" + M + " m, " + qualifier + "float* dst, ulong stride, ulong2 origin, bool transpose) {\n"
+    text = "void " + name + "(" + M + " m, " + qualifier + elem + "* dst, ulong stride, ulong2 origin, bool transpose) {\n"
            "  for (int r = 0; r < 8; ++r)\n"
            "    for (int c = 0; c < 8; ++c)\n"
-           "      dst[(origin.y + r) * stride + origin.x + c] = transpose ? m.e[c * 8 + r] : m.e[r * 8 + c];\n"
+           "      dst[(origin.y + r) * stride + origin.x + c] = " + write("transpose ? m.e[c * 8 + r] : m.e[r * 8 + c]") + ";\n"
            "}\n";
   } else if (op == "multiply" || op == "multiply_accumulate") {
     bool acc = op == "multiply_accumulate";
@@ -306,13 +324,14 @@ std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::s
            "    for (int col = 0; col < 8; ++col) {\n"
            "      float s = 0.0f;\n"
            "      for (int k = 0; k < 8; ++k) s = fma(a.e[r * 8 + k], b.e[k * 8 + col], s);\n"
-           "      d.e[r * 8 + col] = s" + (acc ? " + c.e[r * 8 + col]" : "") + ";\n"
+           "      d.e[r * 8 + col] = " + rounded(std::string("s") + (acc ? " + c.e[r * 8 + col]" : "")) + ";\n"
            "    }\n"
            "  return d;\n}\n";
   } else {  // filled
-    text = M + " " + name + "(float v) {\n  " + M + " m;\n  for (int i = 0; i < 64; ++i) m.e[i] = v;\n  return m;\n}\n";
+    text = M + " " + name + "(float v) {\n  " + M + " m;\n  for (int i = 0; i < 64; ++i) m.e[i] = " + rounded("v") +
+           ";\n  return m;\n}\n";
   }
-  add(name, text, {M});
+  add(name, text, deps);
   return name;
 }
 
@@ -331,9 +350,18 @@ std::string Prelude::fract_helper(int width) {
 // Metal thread indices / 32; the last group may be partial) and combines the
 // active ones. Scratch layout: n values of T, then n int flags, n = work-group
 // size; bindings.json asks for sizeof(T) + 4 bytes per thread.
+bool Prelude::is_vote(ir::CollectiveOp op) {
+  using Op = ir::CollectiveOp;
+  return op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot || op == Op::SimdIsFirst || op == Op::QuadAll ||
+         op == Op::QuadAny || op == Op::QuadIsFirst;
+}
+
 std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
   using Op = ir::CollectiveOp;
-  const bool vote = op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot;
+  const bool vote = is_vote(op);
+  // Quad-group functions work on the 4-lane runs of the SIMD groups.
+  const bool quad = op >= Op::QuadSum;
+  const std::string W = quad ? "4u" : "32u";
   const std::string T = vote ? "int" : value_type;
   std::string name = std::string("mslport_") + ir::collective_name(op);
   if (!vote) name += "_" + value_type;
@@ -350,44 +378,82 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
   };
   const std::string mn = is_float ? "fmin" : "min", mx = is_float ? "fmax" : "max";
   switch (op) {
-    case Op::SimdSum: body = fold("r + vals[i]"); break;
-    case Op::SimdProduct: body = fold("r * vals[i]"); break;
-    case Op::SimdMin: body = fold(mn + "(r, vals[i])"); break;
-    case Op::SimdMax: body = fold(mx + "(r, vals[i])"); break;
-    case Op::SimdAnd: body = fold("(r & vals[i])"); break;
-    case Op::SimdOr: body = fold("(r | vals[i])"); break;
-    case Op::SimdXor: body = fold("(r ^ vals[i])"); break;
+    case Op::SimdSum: case Op::QuadSum: body = fold("r + vals[i]"); break;
+    case Op::SimdProduct: case Op::QuadProduct: body = fold("r * vals[i]"); break;
+    case Op::SimdMin: case Op::QuadMin: body = fold(mn + "(r, vals[i])"); break;
+    case Op::SimdMax: case Op::QuadMax: body = fold(mx + "(r, vals[i])"); break;
+    case Op::SimdAnd: case Op::QuadAnd: body = fold("(r & vals[i])"); break;
+    case Op::SimdOr: case Op::QuadOr: body = fold("(r | vals[i])"); break;
+    case Op::SimdXor: case Op::QuadXor: body = fold("(r ^ vals[i])"); break;
     case Op::SimdPrefixInclusiveSum:
     case Op::SimdPrefixExclusiveSum:
-      body = std::string("  $T r = ($T)(0);\n  for (uint i = base; i < end && i ") +
-             (op == Op::SimdPrefixInclusiveSum ? "<=" : "<") + " slot; ++i)\n    if (act[i]) r += vals[i];\n";
+    case Op::QuadPrefixInclusiveSum:
+    case Op::QuadPrefixExclusiveSum: {
+      const bool inclusive = op == Op::SimdPrefixInclusiveSum || op == Op::QuadPrefixInclusiveSum;
+      body = std::string("  $T r = ($T)(0);\n  for (uint i = base; i < end && i ") + (inclusive ? "<=" : "<") +
+             " slot; ++i)\n    if (act[i]) r += vals[i];\n";
       break;
+    }
+    case Op::SimdPrefixInclusiveProduct:
+    case Op::SimdPrefixExclusiveProduct:
+    case Op::QuadPrefixInclusiveProduct:
+    case Op::QuadPrefixExclusiveProduct: {
+      const bool inclusive = op == Op::SimdPrefixInclusiveProduct || op == Op::QuadPrefixInclusiveProduct;
+      body = std::string("  $T r = ($T)(1);\n  for (uint i = base; i < end && i ") + (inclusive ? "<=" : "<") +
+             " slot; ++i)\n    if (act[i]) r *= vals[i];\n";
+      break;
+    }
     case Op::SimdBroadcast:
     case Op::SimdShuffle:
+    case Op::QuadBroadcast:
+    case Op::QuadShuffle:
       extra = "uint lane, ";
-      body = "  const uint src = base + lane;\n  $T r = (lane < 32u && src < end) ? vals[src] : v;\n";
+      body = "  const uint src = base + lane;\n  $T r = (lane < " + W + " && src < end) ? vals[src] : v;\n";
+      break;
+    case Op::SimdShuffleRotateDown:
+    case Op::SimdShuffleRotateUp:
+    case Op::QuadShuffleRotateDown:
+    case Op::QuadShuffleRotateUp: {
+      const bool down = op == Op::SimdShuffleRotateDown || op == Op::QuadShuffleRotateDown;
+      extra = "uint delta, ";
+      body = "  const uint d = delta % " + W + ", me = slot - base;\n  const uint src = base + " +
+             (down ? "(me + d) % " + W : "(me + " + W + " - d) % " + W) + ";\n  $T r = src < end ? vals[src] : v;\n";
+      break;
+    }
+    case Op::SimdIsFirst:
+    case Op::QuadIsFirst:
+      ret = "bool";
+      body = "  int r = active;\n  for (uint i = base; i < slot; ++i)\n    if (act[i]) r = 0;\n";
       break;
     case Op::SimdBroadcastFirst:
+    case Op::QuadBroadcastFirst:
       body = "  $T r = v;\n  for (uint i = base; i < end; ++i)\n    if (act[i]) { r = vals[i]; break; }\n";
       break;
     case Op::SimdShuffleDown:
+    case Op::QuadShuffleDown:
       extra = "uint delta, ";
-      body = "  const uint l = (slot - base) + delta;\n  $T r = (l < 32u && base + l < end) ? vals[base + l] : v;\n";
+      body = "  const uint l = (slot - base) + delta;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
       break;
     case Op::SimdShuffleUp:
+    case Op::QuadShuffleUp:
       extra = "uint delta, ";
       body = "  $T r = (slot < n && delta <= slot - base) ? vals[slot - delta] : v;\n";
       break;
     case Op::SimdShuffleXor:
+    case Op::QuadShuffleXor:
       extra = "uint mask, ";
-      body = "  const uint l = (slot - base) ^ mask;\n  $T r = (l < 32u && base + l < end) ? vals[base + l] : v;\n";
+      body = "  const uint l = (slot - base) ^ mask;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
       break;
     case Op::SimdAll:
     case Op::SimdAny:
+    case Op::QuadAll:
+    case Op::QuadAny: {
       ret = "bool";
-      body = op == Op::SimdAll ? "  int r = 1;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && !vals[i]) r = 0;\n"
-                               : "  int r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r = 1;\n";
+      const bool all = op == Op::SimdAll || op == Op::QuadAll;
+      body = all ? "  int r = 1;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && !vals[i]) r = 0;\n"
+                 : "  int r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r = 1;\n";
       break;
+    }
     case Op::SimdBallot:
       ret = "ulong";
       body = "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";
@@ -402,8 +468,8 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
                      "  __local int* act = (__local int*)(scratch + (n * (uint)sizeof($T) + 3u) / 4u);\n"
                      "  if (slot < n) {\n    vals[slot] = v;\n    act[slot] = active;\n  }\n"
                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "  const uint base = slot & ~31u;\n"
-                     "  const uint end = min(base + 32u, mslport_threadgroup_thread_count(grid));\n" +
+                     "  const uint base = slot & ~" + (quad ? "3u" : "31u") + ";\n"
+                     "  const uint end = min(base + " + W + ", mslport_threadgroup_thread_count(grid));\n" +
                      body +
                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "  return r;\n"
@@ -485,7 +551,9 @@ std::string Prelude::nv_shuffle_helper(const std::string& T) {
 
 std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
   using Op = ir::CollectiveOp;
-  const bool vote = op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot;
+  // The functions the warp-shuffle path serves; the rest keep the emulation.
+  if (op > Op::SimdBallot) return "";
+  const bool vote = is_vote(op);
   std::string T = vote ? "int" : value_type;
   auto [scalar, lanes] = shfl_type(T);
   if (lanes == 0) return "";  // 64-bit values: the emulation only
@@ -537,6 +605,7 @@ std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& v
     case Op::SimdAll: body = "    return mslport_nv_ballot(active && !v) == 0u;\n"; break;
     case Op::SimdAny: body = "    return mslport_nv_ballot(active && v) != 0u;\n"; break;
     case Op::SimdBallot: body = "    return (ulong)mslport_nv_ballot(active && v);\n"; break;
+    default: return "";  // returned above
   }
   require(dep);
   return "#ifdef MSLPORT_NV_SHFL\n"

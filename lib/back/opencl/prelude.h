@@ -29,18 +29,33 @@ class Prelude {
   // raising: never bool, half or bfloat; bool votes use "int"). `is_float`
   // picks fmin/fmax over min/max. Returns the helper's name.
   std::string simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float);
+  // Collectives of bools (all, any, ballot, is_first): their helpers take
+  // and combine ints.
+  static bool is_vote(ir::CollectiveOp op);
   // Conversion for `width` lanes (1 = scalar). Returns the helper's name.
   std::string narrow_helper(NarrowFloat kind, NarrowConv conv, int width);
-  // simdgroup_matrix<float, 8, 8> helpers (raise/simdgroup_matrix.cc): `op` is
+  // simdgroup_matrix<T, 8, 8> helpers (raise/simdgroup_matrix.cc): `op` is
   // "load" / "store" (with the pointer's address space qualifier, e.g.
-  // "__global"), "multiply", "multiply_accumulate" or "filled". Returns the
-  // helper's name; the matrix type is kSimdMatrixType.
-  std::string simdgroup_matrix_helper(const std::string& op, const std::string& space = "");
+  // "__global"), "multiply", "multiply_accumulate" or "filled"; `format`
+  // the tile's element type ("float", "half", "bfloat": half and bfloat
+  // memory is ushort bits, and their tiles hold floats rounded to them).
+  // Returns the helper's name; the matrix type is kSimdMatrixType.
+  std::string simdgroup_matrix_helper(const std::string& op, const std::string& space = "",
+                                      const std::string& format = "float");
   // Defines the matrix type itself (a struct of 64 floats); returns its name.
   std::string simdgroup_matrix_type();
   static constexpr const char* kSimdMatrixType = "mslport_simdgroup_float8x8";
   // Metal's fract(x) for float`width`. Returns the helper's name.
   std::string fract_helper(int width);
+  // Metal functions OpenCL C 1.2 lacks (ctz, reverse_bits, extract_bits,
+  // insert_bits, median3, fmedian3, length_squared, distance_squared), for
+  // arguments of OpenCL type `type` ("uint4", "float"): the helper's name,
+  // or "" for types it does not serve (prelude_stdlib.cc).
+  std::string stdlib_helper(ir::Intrinsic id, const std::string& type);
+  // Metal's atomic function `id` on an atomic `value` in `space` ("global"
+  // or "local"): the OpenCL 1.2 builtin or the helper (compare-and-swap
+  // loops where OpenCL has no builtin), or "" (prelude_stdlib.cc).
+  std::string atomic_helper(ir::Intrinsic id, ir::ScalarKind value, const std::string& space);
 
   // Drops the helpers that neither `called` nor the kept helpers call (a
   // raise step may define a helper and later rewrite its call away).

@@ -19,7 +19,13 @@ void note(const Expr& x, Effects& fx) {
       break;
     case Expr::Kind::Index: fx.reads_memory = true; break;
     case Expr::Kind::Member: fx.reads_memory = fx.reads_memory || x.arrow; break;
-    case Expr::Kind::Call: fx.calls = true; break;
+    case Expr::Kind::Call:
+      fx.calls = true;
+      // An atomic function reads and writes the memory it is given.
+      if (x.intrinsic != Intrinsic::None && intrinsic_info(x.intrinsic).effect == IntrinsicEffect::Atomic) {
+        fx.writes = fx.writes_memory = fx.reads_memory = fx.writes_memory_atomically = true;
+      }
+      break;
     case Expr::Kind::Collective: case Expr::Kind::SimdMatrixOp: fx.synchronises = true; break;
     default: break;
   }

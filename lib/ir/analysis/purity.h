@@ -26,6 +26,9 @@ struct Effects {
   bool reads_memory = false;
   // A call (a Metal function or an intrinsic a pass inserted).
   bool calls = false;
+  // An atomic function: it reads and writes memory other threads may update
+  // at the same time (writes and writes_memory are set too).
+  bool writes_memory_atomically = false;
   // A SIMD-group function or simdgroup_matrix operation: it exchanges
   // values between lanes, so evaluating it is a step of the whole group.
   bool synchronises = false;

@@ -116,19 +116,18 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
       // value is its (uniform) address.
       return k.tg_allocs.at(e.index).type.is_array() ? Uniformity::Threadgroup : Uniformity::Unknown;
     case Expr::Kind::Collective:
-      switch (e.collective_op) {
-        case CollectiveOp::SimdSum: case CollectiveOp::SimdProduct: case CollectiveOp::SimdMax:
-        case CollectiveOp::SimdMin: case CollectiveOp::SimdAnd: case CollectiveOp::SimdOr:
-        case CollectiveOp::SimdXor: case CollectiveOp::SimdBroadcast: case CollectiveOp::SimdBroadcastFirst:
-        case CollectiveOp::SimdAll: case CollectiveOp::SimdAny: case CollectiveOp::SimdBallot:
-          return Uniformity::Simdgroup;
-        default:
-          return Uniformity::Thread;
+    case Expr::Kind::Call: {
+      // The table says how a Metal function's result varies.
+      const Intrinsic id = e.kind == Expr::Kind::Collective ? collective_intrinsic(e.collective_op) : e.intrinsic;
+      if (id == Intrinsic::None) break;
+      switch (intrinsic_info(id).uniformity) {
+        case IntrinsicUniformity::Thread: return Uniformity::Thread;
+        case IntrinsicUniformity::Simdgroup: return Uniformity::Simdgroup;
+        case IntrinsicUniformity::Threadgroup: return Uniformity::Threadgroup;
+        case IntrinsicUniformity::Args: break;
       }
-    case Expr::Kind::Call:
-      if (e.spelling == kInGrid) return Uniformity::Thread;
-      if (e.spelling == kThreadgroupAny) return Uniformity::Threadgroup;
       break;
+    }
     default:
       break;
   }

@@ -14,7 +14,9 @@ std::optional<std::string> unsupported_type(const ir::Module& m, const ir::Type&
   using K = ir::Type::Kind;
   switch (t.kind) {
     case K::SimdMatrix:  // raise/simdgroup_matrix.cc
-      if (t.scalar == ir::ScalarKind::Float && t.count == 8) return std::nullopt;
+      if ((t.scalar == ir::ScalarKind::Float || t.scalar == ir::ScalarKind::Half || t.scalar == ir::ScalarKind::BFloat) &&
+          t.count == 8)
+        return std::nullopt;
       return ir::type_name(m, t);
     case K::Vector:
       if (t.scalar == ir::ScalarKind::Bool) return "the bool vector type " + ir::type_name(m, t);

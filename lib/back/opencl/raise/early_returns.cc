@@ -29,7 +29,7 @@ bool has_sync(const ir::Stmt& s) {
   if (!found) {
     ir::walk_stmt_exprs(s, [&](const ir::Expr& e) {
       if (e.kind == ir::Expr::Kind::Collective ||
-          (e.kind == ir::Expr::Kind::Call && e.spelling == passes::kThreadgroupAny))
+          (e.kind == ir::Expr::Kind::Call && e.intrinsic == ir::Intrinsic::ThreadgroupAny))
         found = true;
       return !found;
     });

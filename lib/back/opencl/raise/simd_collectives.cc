@@ -48,7 +48,7 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   auto to_call = [&](ir::ExprPtr e) -> ir::ExprPtr {
     if (scratch < 0) scratch = ir::add_var(k, "mslport_simd_scratch", scratch_type(), k.loc);
     const CollectiveOp op = e->collective_op;
-    const bool vote = op == CollectiveOp::SimdAll || op == CollectiveOp::SimdAny || op == CollectiveOp::SimdBallot;
+    const bool vote = Prelude::is_vote(op);
     const ir::Type& value = e->args.at(0)->type;
     const std::string helper = ctx.prelude.simd_helper(op, vote ? "int" : cl_type_name(ctx.module, value),
                                                        (value.is_scalar() || value.is_vector()) && ir::is_float(value.scalar));
@@ -112,7 +112,7 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   // threadgroup-wide vote of loops whose trip count differs between threads.
   rewrite_kernel_exprs(k, [&](ir::ExprPtr e) -> ir::ExprPtr {
     if (e->kind == ir::Expr::Kind::Collective) return to_call(std::move(e));
-    if (e->kind == ir::Expr::Kind::Call && e->spelling == passes::kThreadgroupAny) {
+    if (e->kind == ir::Expr::Kind::Call && e->intrinsic == ir::Intrinsic::ThreadgroupAny) {
       if (scratch < 0) scratch = ir::add_var(k, "mslport_simd_scratch", scratch_type(), k.loc);
       ctx.prelude.require("mslport_threadgroup_any");
       e->spelling = "mslport_threadgroup_any";

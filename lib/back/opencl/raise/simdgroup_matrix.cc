@@ -1,4 +1,4 @@
-// Step: simdgroup_matrix<float, 8, 8> (Metal's SIMD-group matrix tiles) for
+// Step: simdgroup_matrix<T, 8, 8>, T float, half or bfloat (Metal's SIMD-group matrix tiles) for
 // OpenCL C 1.2 without sub-groups. Every lane holds the whole tile in a
 // private struct of 64 floats and computes all of it (Prelude::
 // simdgroup_matrix_helper); lanes never exchange data, so the operations
@@ -23,6 +23,18 @@ const char* space_qualifier(ir::AddressSpace s) {
   return "";
 }
 
+// The element format of a tile: float, half or bfloat. Every tile is held
+// as floats; half and bfloat tiles are rounded to their format wherever
+// Metal produces one (a load converts, a store rounds, an operation's
+// result is rounded).
+std::string format_of(const ir::Type& matrix) {
+  switch (matrix.scalar) {
+    case ir::ScalarKind::Half: return "half";
+    case ir::ScalarKind::BFloat: return "bfloat";
+    default: return "float";
+  }
+}
+
 }  // namespace
 
 bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
@@ -37,21 +49,25 @@ bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
     if (e->kind != ir::Expr::Kind::SimdMatrixOp) return e;
     // Lowered to calls of prelude helpers below.
     e->kind = ir::Expr::Kind::Call;
-    const std::string& f = e->spelling;
+    const ir::SimdMatrixOpKind op = e->matrix_op;
     const ir::Type matrix = ir::Type{ir::Type::Kind::SimdMatrix, ir::ScalarKind::Float, 8};
-    if (f == "make_filled_simdgroup_matrix" && e->args.size() == 1) {
-      e->spelling = ctx.prelude.simdgroup_matrix_helper("filled");
+    if (op == ir::SimdMatrixOpKind::Fill && e->args.size() == 1) {
+      e->spelling = ctx.prelude.simdgroup_matrix_helper("filled", "", format_of(e->type));
       return e;
     }
-    if (f == "simdgroup_load" || f == "simdgroup_store") {
-      if (e->args.size() != 5 || !e->args[1]->type.is_pointer() || e->args[1]->type.elem->kind != ir::Type::Kind::Scalar ||
-          e->args[1]->type.elem->scalar != ir::ScalarKind::Float) {
-        fail(*e, f + " other than from/to a float pointer with (stride, origin, transpose)");
+    if (op == ir::SimdMatrixOpKind::Load || op == ir::SimdMatrixOpKind::Store) {
+      // After memory_types, half and bfloat memory is ushort bits.
+      const ir::Type* p = e->args.size() == 5 && e->args[1]->type.is_pointer() ? e->args[1]->type.elem.get() : nullptr;
+      const std::string format = format_of(e->args[0]->type);
+      const ir::ScalarKind want = format == "float" ? ir::ScalarKind::Float : ir::ScalarKind::UShort;
+      if (!p || p->kind != ir::Type::Kind::Scalar || p->scalar != want) {
+        fail(*e, e->spelling + " other than from/to a pointer of the tile's element type with (stride, origin, transpose)");
         return e;
       }
-      const std::string op = f == "simdgroup_load" ? "load" : "store";
-      const std::string helper = ctx.prelude.simdgroup_matrix_helper(op, space_qualifier(e->args[1]->type.space));
-      if (op == "store") {
+      const std::string name = op == ir::SimdMatrixOpKind::Load ? "load" : "store";
+      const std::string helper =
+          ctx.prelude.simdgroup_matrix_helper(name, space_qualifier(e->args[1]->type.space), format);
+      if (op == ir::SimdMatrixOpKind::Store) {
         e->spelling = helper;
         return e;
       }
@@ -60,15 +76,17 @@ bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
       for (size_t i = 1; i < e->args.size(); ++i) args.push_back(std::move(e->args[i]));
       return ir::make_assign(std::move(target), make_call(helper, matrix, std::move(args), e->loc), e->loc);
     }
-    if ((f == "simdgroup_multiply" && e->args.size() == 3) ||
-        (f == "simdgroup_multiply_accumulate" && e->args.size() == 4)) {
-      const std::string helper = ctx.prelude.simdgroup_matrix_helper(f.substr(std::string("simdgroup_").size()));
+    if ((op == ir::SimdMatrixOpKind::Multiply && e->args.size() == 3) ||
+        (op == ir::SimdMatrixOpKind::MultiplyAccumulate && e->args.size() == 4)) {
+      // Rounded to the destination's format; the operands may differ from it.
+      const std::string helper = ctx.prelude.simdgroup_matrix_helper(
+          op == ir::SimdMatrixOpKind::Multiply ? "multiply" : "multiply_accumulate", "", format_of(e->args[0]->type));
       ir::ExprPtr target = std::move(e->args[0]);
       std::vector<ir::ExprPtr> args;
       for (size_t i = 1; i < e->args.size(); ++i) args.push_back(std::move(e->args[i]));
       return ir::make_assign(std::move(target), make_call(helper, matrix, std::move(args), e->loc), e->loc);
     }
-    if (f.rfind("simdgroup_", 0) == 0) fail(*e, "the Metal function '" + f + "'");
+    fail(*e, "the Metal function '" + e->spelling + "'");
     return e;
   });
   return ok;

@@ -12,19 +12,6 @@
 namespace mslport::back::openmp {
 using namespace ir;
 
-bool is_supported_metal_function(const std::string& name) {
-  static const std::set<std::string> kNames = {
-      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "fabs", "abs", "floor", "ceil", "round", "rint", "trunc",
-      "sin", "cos", "tan", "tanh", "fract", "saturate", "sign", "isnan", "isinf", "isfinite", "pow", "powr",
-      "fmod", "fma", "fmin", "fmax", "min", "max", "clamp", "select", "mix", "dot",
-      "simdgroup_load", "simdgroup_store", "simdgroup_multiply", "simdgroup_multiply_accumulate",
-      "make_filled_simdgroup_matrix"};
-  std::string n = name;
-  if (n.rfind("precise::", 0) == 0) n = n.substr(9);
-  if (n.rfind("fast::", 0) == 0) n = n.substr(6);
-  return kNames.count(n) != 0;
-}
-
 void CppPrinter::unsupported(const SourceLoc& loc, const std::string& what) {
   diags_.error(loc, what + " is not supported by the OpenMP backend yet");
   ok_ = false;
@@ -67,7 +54,7 @@ std::string CppPrinter::declarator(const Type& t, const std::string& name) const
     std::string dims;
     const Type* e = &t;
     while (e->kind == Type::Kind::Array) {
-      dims += "[" + std::to_string(e->count) + "]";
+      dims += "[" + (e->count ? std::to_string(e->count) : "") + "]";  // [] a runtime-sized trailing array
       e = e->elem.get();
     }
     return type(*e) + " " + name + dims;
@@ -131,13 +118,18 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
     return out + ")";
   }
   if (std::string checker = sanitizer_call(e, wi); !checker.empty()) return checker;
-  if (name.rfind("fast::", 0) == 0) name = name.substr(6);
-  if (!is_supported_metal_function(name)) {
-    unsupported(e.loc, "Metal function '" + e.spelling + "'");
-    return "/*unsupported*/0";
+  if (e.kind == Expr::Kind::SimdMatrixOp) {
+    if (e.matrix_op == SimdMatrixOpKind::Fill && e.args.size() == 1)
+      return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
+  } else {
+    // A Metal function: the row of ir/intrinsic_table.def names its C++.
+    const std::string cpp = e.intrinsic == Intrinsic::None ? "" : intrinsic_info(e.intrinsic).openmp;
+    if (cpp.empty() || cpp == "*") {
+      unsupported(e.loc, "Metal function '" + e.spelling + "'");
+      return "/*unsupported*/0";
+    }
+    name = cpp;
   }
-  if (name == "make_filled_simdgroup_matrix" && e.args.size() == 1)
-    return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
   std::string s = "mslport::msl::" + name + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (i) s += ", ";
@@ -158,7 +150,7 @@ std::string CppPrinter::sanitizer_call(const Expr& e, bool wi) {
     return s;
   };
   if (name == kSanAccess) {
-    static const char* kUse[] = {"Read", "Write", "ReadWrite"};
+    static const char* kUse[] = {"Read", "Write", "ReadWrite", "AtomicRead", "AtomicWrite", "AtomicReadWrite"};
     const Expr& address = *e.args[3];
     const bool plain = address.kind == Expr::Kind::Unary && address.unary_op == UnaryOp::AddrOf;
     std::string a = expr(address, wi);
@@ -232,8 +224,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
         return fn + "(" + sub(*e.args[0]) + ", " + sub(*e.args[1]) + ")";
       }
       std::string s = sub(*e.args[0]) + " " + binary_spelling(e.binary_op) + " " + sub(*e.args[1]);
-      // bfloat/half results round after each operation, as in Metal.
-      if (e.type.is_scalar(ScalarKind::BFloat) &&
+      // bfloat/half results round after each operation, as in Metal: bfloat
+      // computes in float, and C++ evaluates _Float16 expressions in float
+      // too (excess precision) up to a cast or an assignment.
+      if ((e.type.is_scalar(ScalarKind::BFloat) || e.type.is_scalar(ScalarKind::Half)) &&
           e.binary_op != BinaryOp::Comma)
         return scalar(e.type.scalar) + "(" + s + ")";
       return s;

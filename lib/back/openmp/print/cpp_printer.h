@@ -49,6 +49,5 @@ class CppPrinter {
 };
 
 // Metal builtin functions the runtime header implements (mslport::msl::*).
-bool is_supported_metal_function(const std::string& name);
 
 }  // namespace mslport::back::openmp

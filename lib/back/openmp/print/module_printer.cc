@@ -65,8 +65,9 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   std::ostringstream constants;
   for (auto& c : m.constants) {
     CppPrinter cp(m, nullptr, nullptr, diags);
-    constants << "static constexpr " << types.declarator(c.type, c.name) << " = "
-              << (c.init ? cp.expr(*c.init, false) : "{}") << ";\n";
+    // A vector is built by mslport::make_vec, which is no constexpr function.
+    constants << (c.type.is_vector() ? "static const " : "static constexpr ") << types.declarator(c.type, c.name)
+              << " = " << (c.init ? cp.expr(*c.init, false) : "{}") << ";\n";
   }
   if (!m.constants.empty()) constants << "\n";
 

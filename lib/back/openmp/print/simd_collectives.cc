@@ -65,6 +65,66 @@ void BodyPrinter::collective(const TgNode& n) {
     case CollectiveOp::SimdBallot:
       line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
       break;
+    case CollectiveOp::SimdPrefixInclusiveProduct: case CollectiveOp::SimdPrefixExclusiveProduct:
+      line(std::string("mslport::group_prefix(mslport::kSimdWidth, ") +
+           (c.collective_op == CollectiveOp::SimdPrefixInclusiveProduct ? "true" : "false") + ", true, " + in + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::SimdShuffleRotateDown: case CollectiveOp::SimdShuffleRotateUp:
+      line(std::string("mslport::group_rotate(mslport::kSimdWidth, ") +
+           (c.collective_op == CollectiveOp::SimdShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::SimdIsFirst:
+      line("mslport::group_is_first(mslport::kSimdWidth, " + act + ", nthreads, " + out + ");");
+      break;
+    // Quad-groups: the same over 4 lanes.
+    case CollectiveOp::QuadSum: case CollectiveOp::QuadProduct: case CollectiveOp::QuadMax: case CollectiveOp::QuadMin:
+    case CollectiveOp::QuadAnd: case CollectiveOp::QuadOr: case CollectiveOp::QuadXor: {
+      static const std::map<CollectiveOp, const char*> kOp = {
+          {CollectiveOp::QuadSum, "Sum"}, {CollectiveOp::QuadProduct, "Product"}, {CollectiveOp::QuadMax, "Max"},
+          {CollectiveOp::QuadMin, "Min"}, {CollectiveOp::QuadAnd, "And"}, {CollectiveOp::QuadOr, "Or"},
+          {CollectiveOp::QuadXor, "Xor"}};
+      line("mslport::group_reduce(4u, mslport::Reduce::" + std::string(kOp.at(c.collective_op)) + ", " + in + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    }
+    case CollectiveOp::QuadPrefixInclusiveSum: case CollectiveOp::QuadPrefixExclusiveSum:
+      line(std::string("mslport::group_prefix(4u, ") +
+           (c.collective_op == CollectiveOp::QuadPrefixInclusiveSum ? "true" : "false") + ", false, " + in + ", " + act +
+           ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadBroadcast: case CollectiveOp::QuadShuffle: case CollectiveOp::QuadShuffleDown:
+    case CollectiveOp::QuadShuffleUp: case CollectiveOp::QuadShuffleXor: {
+      static const std::map<CollectiveOp, const char*> kKind = {
+          {CollectiveOp::QuadBroadcast, "Broadcast"}, {CollectiveOp::QuadShuffle, "Index"},
+          {CollectiveOp::QuadShuffleDown, "Down"}, {CollectiveOp::QuadShuffleUp, "Up"},
+          {CollectiveOp::QuadShuffleXor, "Xor"}};
+      line("mslport::group_shuffle(4u, mslport::Shuffle::" + std::string(kKind.at(c.collective_op)) + ", " + in + ", " +
+           arg + ", " + act + ", nthreads, " + out + ");");
+      break;
+    }
+    case CollectiveOp::QuadAll: case CollectiveOp::QuadAny:
+      line(std::string("mslport::group_vote(4u, ") + (c.collective_op == CollectiveOp::QuadAll ? "true" : "false") +
+           ", " + in + ", " + act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadPrefixInclusiveProduct: case CollectiveOp::QuadPrefixExclusiveProduct:
+      line(std::string("mslport::group_prefix(4u, ") +
+           (c.collective_op == CollectiveOp::QuadPrefixInclusiveProduct ? "true" : "false") + ", true, " + in + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadBroadcastFirst:
+      line("mslport::group_shuffle(4u, mslport::Shuffle::BroadcastFirst, " + in + ", (const uint32_t*)nullptr, " + act +
+           ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadShuffleRotateDown: case CollectiveOp::QuadShuffleRotateUp:
+      line(std::string("mslport::group_rotate(4u, ") +
+           (c.collective_op == CollectiveOp::QuadShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
+           act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadIsFirst:
+      line("mslport::group_is_first(4u, " + act + ", nthreads, " + out + ");");
+      break;
   }
   open_loop(n.scatter, Scope{});
   line("if (" + act + "[wi]) " + p_.var_ref(target, true) + " = " + out + "[wi];");

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "back/openmp/raise/loop_schedule_points.h"
+#include "ir/analysis/purity.h"
 #include "ir/analysis/uniformity.h"
 #include "ir/intrinsics.h"
 #include "passes/hoist_collectives.h"
@@ -118,6 +119,9 @@ bool Planner::loop_is_simd(const Stmts& stmts, bool allow_simd, bool returns_as_
   // whatever its cost model says: dequant_matvec_4bit_v5, which rebuilds and
   // reads a 16-entry table per lane, ran 2x slower that way than scalar.
   simd = simd && !indexes_private_array_per_lane(k_, plan_, stmts);
+  // An atomic is a read-modify-write of memory other work-items share: the
+  // loop's lanes must not be assumed independent.
+  for (auto* s : stmts) simd = simd && !ir::analysis::effects_of(*s).writes_memory_atomically;
   if (!returns_as_if_else)
     for (auto* s : stmts) simd = simd && !contains_return(*s);
   return simd;
@@ -315,7 +319,7 @@ Condition Planner::condition(const Expr& cond, const SourceLoc& where, const Stm
   Condition c;
   c.expr = &cond;
   if (plan_.tg_evaluable(k_, cond)) return c;
-  if (cond.kind == Expr::Kind::Call && cond.spelling == ir::kThreadgroupAny) {
+  if (cond.kind == Expr::Kind::Call && cond.intrinsic == ir::Intrinsic::ThreadgroupAny) {
     // Any thread still iterating keeps the whole threadgroup iterating.
     c.kind = Condition::Kind::Any;
     c.loop = loop({}, {cond.args[0].get()}, false, RowEnd::GroupWidth, LoopShape::Rows, false);

@@ -7,6 +7,7 @@
 #include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/rename_reserved.h"
+#include "passes/struct_padding.h"
 
 namespace mslport::back::openmp {
 
@@ -21,6 +22,9 @@ bool raise_module(const ir::Module& source, const RaiseOptions& options, DiagEng
   // Then, before any step adds names: ir::add_var keeps those unique
   // against the renamed ones (keywords.h says which names C++ reserves).
   p.run("rename_reserved", [&] { return passes::rename_reserved(m, cpp_reserved_names()), true; });
+  // Metal's offsets where they differ from C++'s natural ones (`alignas`);
+  // the header's static_asserts check every offset.
+  if (!p.run("struct_padding", [&] { return passes::pad_structs(m, diags, "OpenMP"); })) return false;
   bool ok = true;
   for (auto& k : m.kernels) {
     // On the front end's IR: it finds the divisors among the declarations

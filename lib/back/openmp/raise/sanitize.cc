@@ -13,7 +13,9 @@ using ir::Expr;
 using ir::ExprPtr;
 using ir::Stmt;
 
-enum Use { kRead = 0, kWrite = 1, kReadWrite = 2, kAddress = 3 };
+// The checker's Use values (sanitizer_rt.h), and kAddress: only the
+// expression's address is taken, nothing is accessed.
+enum Use { kRead = 0, kWrite = 1, kReadWrite = 2, kAtomicRead = 3, kAtomicWrite = 4, kAtomicReadWrite = 5, kAddress = 6 };
 
 struct Instrumenter {
   ir::Kernel& k;
@@ -111,10 +113,64 @@ struct Instrumenter {
     slot(s->args[1], kRead);
   }
 
+  // The object an element or field access `e` is part of: down through
+  // fields (`.f`) and subscripts of arrays, to a subscript of a pointer,
+  // `*p`, `p->f` or a threadgroup array.
+  static const Expr* access_root(const Expr& e) {
+    const Expr* x = &e;
+    while ((x->kind == Expr::Kind::Member && !x->arrow) ||
+           (x->kind == Expr::Kind::Index && x->args[0]->type.kind == ir::Type::Kind::Array))
+      x = x->args[0].get();
+    return x;
+  }
+
+  // The memory `root` (an access_root) is in: its pointer, or the array.
+  static const Expr* root_memory(const Expr& root) {
+    if (root.kind == Expr::Kind::Index || root.kind == Expr::Kind::Member ||
+        (root.kind == Expr::Kind::Unary && root.unary_op == ir::UnaryOp::Deref))
+      return root.args[0].get();
+    return &root;
+  }
+
+  // The reads an access chain makes besides the element itself: its
+  // subscripts and the pointer it goes through.
+  void chain_reads(ExprPtr& s) {
+    Expr& e = *s;
+    if (e.kind == Expr::Kind::Member) {
+      if (e.arrow) slot(e.args[0], kRead);
+      else chain_reads(e.args[0]);
+      return;
+    }
+    if (e.kind == Expr::Kind::Index) {
+      if (e.args[0]->type.kind == ir::Type::Kind::Array) chain_reads(e.args[0]);
+      else slot(e.args[0], kRead);
+      slot(e.args[1], kRead);
+      return;
+    }
+    if (e.kind == Expr::Kind::Unary && e.unary_op == ir::UnaryOp::Deref) slot(e.args[0], kRead);
+  }
+
   // Instruments the expression in `s`, used as `use`.
   void slot(ExprPtr& s, int use) {
     Expr& e = *s;
     if (use != kAddress && e.type.kind != ir::Type::Kind::Array) {
+      // An element or a field in checked memory (`p[i]`, `tg[i][j]`,
+      // `p[i].f`, `(*p).a[k]`, `p->f`) is checked as itself, not as the
+      // whole struct or array it is part of.
+      if (e.kind == Expr::Kind::Index || e.kind == Expr::Kind::Member) {
+        const Expr* root = access_root(e);
+        const bool via_pointer = root->kind == Expr::Kind::Index || (root->kind == Expr::Kind::Member && root->arrow) ||
+                                 (root->kind == Expr::Kind::Unary && root->unary_op == ir::UnaryOp::Deref);
+        const Expr* memory = root_memory(*root);
+        const int region = via_pointer || root->kind == Expr::Kind::TgAllocRef ? region_of(*memory) : kRegionNotChecked;
+        if (region != kRegionNotChecked && (root != &e || e.kind == Expr::Kind::Member)) {
+          chain_reads(s);
+          const ir::Type t = address_type(*memory, e.type);
+          const ir::SourceLoc loc = e.loc;
+          s = checked(ir::make_unary(ir::UnaryOp::AddrOf, t, std::move(s), loc), use, region, loc);
+          return;
+        }
+      }
       if (e.kind == Expr::Kind::Index) {
         const Expr* base = e.args[0].get();
         while (base->kind == Expr::Kind::Index && base->type.kind == ir::Type::Kind::Array) base = base->args[0].get();
@@ -136,7 +192,7 @@ struct Instrumenter {
           return;
         }
       }
-      if (e.kind == Expr::Kind::TgAllocRef && e.type.kind != ir::Type::Kind::Struct) {
+      if (e.kind == Expr::Kind::TgAllocRef) {
         const int region = e.index;
         const ir::SourceLoc loc = e.loc;
         const Expr& base = e;
@@ -162,6 +218,14 @@ struct Instrumenter {
         slot(e->args[0], e->assign_op ? kReadWrite : kWrite);
         slot(e->args[1], kRead);
         return;
+      case Expr::Kind::Call:
+        if (e->intrinsic != ir::Intrinsic::None &&
+            ir::intrinsic_info(e->intrinsic).effect == ir::IntrinsicEffect::Atomic) {
+          atomic_call(*e);
+          return;
+        }
+        for (auto& a : e->args) slot(a, kRead);
+        return;
       case Expr::Kind::Member: case Expr::Kind::Swizzle:
         slot(e->args[0], e->kind == Expr::Kind::Member && e->arrow ? kRead : use);
         return;
@@ -170,6 +234,21 @@ struct Instrumenter {
         if (e->mask) slot(e->mask, kRead);
         return;
     }
+  }
+
+  // An atomic function's object is checked as an atomic access: atomics of
+  // different threads do not race with each other, a plain access and an
+  // atomic one do. `&x` becomes `&*__mslport_san_access(..., &x)`.
+  void atomic_call(Expr& call) {
+    for (auto& a : call.args) slot(a, kRead);  // the operands, and the reads inside the object's address
+    ExprPtr& object = call.args[0];
+    const int use = call.intrinsic == ir::Intrinsic::AtomicLoad    ? kAtomicRead
+                    : call.intrinsic == ir::Intrinsic::AtomicStore ? kAtomicWrite
+                                                                    : kAtomicReadWrite;
+    const int region = pointer_region(*object);
+    const ir::SourceLoc loc = call.loc;
+    const ir::Type pointer = object->type;
+    object = ir::make_unary(ir::UnaryOp::AddrOf, pointer, checked(std::move(object), use, region, loc), loc);
   }
 
   // simdgroup_matrix operations: the tile's accesses belong to the SIMD

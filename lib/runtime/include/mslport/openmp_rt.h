@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "mslport/host.h"
+#include "mslport/msl_atomic.h"
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -246,7 +247,7 @@ MSLPORT_UNARY(fract, x - std::floor(x))
 MSLPORT_UNARY(saturate, std::min(std::max(x, 0.0f), 1.0f))
 MSLPORT_UNARY(sign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f))
 #undef MSLPORT_UNARY
-inline int32_t abs(int32_t x) { return x < 0 ? -x : x; }
+inline int32_t abs(int32_t x) { return x < 0 ? int32_t(0u - uint32_t(x)) : x; }  // wraps at INT_MIN, as Metal
 inline float abs(float x) { return std::fabs(x); }
 template <int N> vec<float, N> abs(const vec<float, N>& v) { return fabs(v); }
 inline bool isnan(float x) { return std::isnan(x); }
@@ -683,5 +684,8 @@ inline void simd_ballot(const bool* in, const bool* act, uint32_t n, uint64_t* o
 }
 
 }  // namespace mslport
+
+#include "mslport/msl_collectives.h"
+#include "mslport/msl_stdlib.h"
 
 #endif

@@ -22,7 +22,11 @@
 //    with each threadgroup and at threadgroup_barrier(mem_flags::mem_device).
 //    Accesses of different threadgroups are never ordered; within one
 //    threadgroup a device epoch change orders them (and the SIMD-group rule
-//    above). Atomics do not exist here: the front end rejects them.
+//    above).
+//  * atomics: the atomic functions' accesses are synchronised with each
+//    other, whichever threads and threadgroups make them; an atomic access
+//    and a plain one to the same byte are ordered only as two plain ones
+//    would be (a plain access racing with an atomic one is a race).
 //  * race: two different work-items touch the same byte unordered, at least
 //    one writing. Threadgroup cells keep the last writer, the first reader,
 //    the latest other reader of its SIMD group and the latest reader of
@@ -57,7 +61,10 @@ enum : unsigned { kRace = 1, kBounds = 2, kInit = 4, kDivergence = 8 };
 constexpr uint32_t kTgLevel = 0xffffffffu;
 // Region ids below zero: find the allocation a pointer points into.
 constexpr int kFindDevice = -1, kFindThreadgroup = -2;
-enum class Use { Read, Write, ReadWrite };
+enum class Use { Read, Write, ReadWrite, AtomicRead, AtomicWrite, AtomicReadWrite };
+inline bool is_atomic(Use u) { return u == Use::AtomicRead || u == Use::AtomicWrite || u == Use::AtomicReadWrite; }
+inline bool reads(Use u) { return u != Use::Write && u != Use::AtomicWrite; }
+inline bool writes(Use u) { return u != Use::Read && u != Use::AtomicRead; }
 
 struct Site {
   const char* file;
@@ -134,6 +141,7 @@ inline uint32_t simd_of(uint32_t wi) { return (wi & ~kSimdAgent) / kSimdWidth; }
 struct Access {
   uint32_t wi = 0, epoch = 0, seq = 0, phase = 0;
   const Site* site = nullptr;
+  bool atomic = false;  // made by an atomic function
 };
 struct Cell {
   Access w, r1, r2, rx;  // last writer; first reader, same-SIMD-group and other-group readers
@@ -404,7 +412,13 @@ class Checker {
     return std::string("'") + r.name + "[" + std::to_string(i) + "]'";
   }
   static const char* space(const Region& r) { return r.threadgroup ? "threadgroup memory" : "device buffer"; }
-  static const char* verb(Use u) { return u == Use::Read ? "read" : "write"; }
+  static const char* verb(Use u) {
+    if (is_atomic(u)) return u == Use::AtomicRead ? "atomic read" : "atomic write";
+    return u == Use::Read ? "read" : "write";
+  }
+  static const char* verb(const Access& a, bool wrote) {
+    return a.atomic ? (wrote ? "atomic write" : "atomic read") : (wrote ? "write" : "read");
+  }
   static std::string line_of(const Site* s) { return s ? " at line " + std::to_string(s->line) : std::string(); }
 
   void out_of_bounds(const Site& s, Use use, const Region& r, int64_t off, uint32_t wi) {
@@ -418,10 +432,9 @@ class Checker {
     const std::string them = thread(other.wi, other_group);
     report({"race",
             std::string("data race on ") + space(r) + " " + element(r, int64_t(off)) + ": " + verb(use) +
-                " by thread " + thread(wi) + " and " + (other_wrote ? "write" : "read") + " by thread " + them +
+                " by thread " + thread(wi) + " and " + verb(other, other_wrote) + " by thread " + them +
                 line_of(other.site) + " " + why,
-            std::string("the conflicting ") + (other_wrote ? "write" : "read") + " by thread " + them, &s,
-            other.site});
+            std::string("the conflicting ") + verb(other, other_wrote) + " by thread " + them, &s, other.site});
   }
   // Two accesses of one SIMD group in one interval: ordered when a
   // SIMD-group function or simdgroup_barrier (seq) or a simdgroup_matrix
@@ -431,17 +444,18 @@ class Checker {
     if (is_agent(a.wi) || is_agent(wi)) return true;
     return a.seq < seq_ || a.phase != phase_[wi];
   }
-  bool conflicts(const Access& a, uint32_t wi) const {
-    if (a.epoch != epoch_ || a.wi == wi || a.wi == kTgLevel) return false;
+  bool conflicts(const Access& a, uint32_t wi, bool atomic) const {
+    if (a.epoch != epoch_ || a.wi == wi || a.wi == kTgLevel || (atomic && a.atomic)) return false;
     return !simd_ordered(a, wi);
   }
-  Access access(const Site& s, uint32_t wi, uint32_t epoch) const {
-    return {wi, epoch, seq_, wi < kMaxThreads ? phase_[wi] : 0u, &s};
+  Access access(const Site& s, uint32_t wi, uint32_t epoch, bool atomic) const {
+    return {wi, epoch, seq_, wi < kMaxThreads ? phase_[wi] : 0u, &s, atomic};
   }
 
   void shadow(const Site& s, Use use, Region& r, uint64_t off, size_t n, uint32_t wi) {
-    const Access cur = access(s, wi, epoch_);
-    const bool reads = use != Use::Write, writes = use != Use::Read;
+    const bool atomic = is_atomic(use);
+    const Access cur = access(s, wi, epoch_, atomic);
+    const bool reads = san::reads(use), writes = san::writes(use);
     bool reported = false;
     for (uint64_t i = off; i < off + n; ++i) {
       Cell& c = r.shadow[i];
@@ -454,13 +468,13 @@ class Checker {
         continue;
       }
       if ((checks_ & kRace) && !reported) {
-        if (conflicts(c.w, wi)) {
+        if (conflicts(c.w, wi, atomic)) {
           race(s, use, r, off, c.w, true, wi, group(), "in one barrier interval");
           reported = true;
         } else if (writes) {
           for (const Access* rd : {&c.r1, &c.r2, &c.rx}) {
-            if (!reported && conflicts(*rd, wi)) {
-              race(s, Use::Write, r, off, *rd, false, wi, group(), "in one barrier interval");
+            if (!reported && conflicts(*rd, wi, atomic)) {
+              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group(), "in one barrier interval");
               reported = true;
             }
           }
@@ -488,28 +502,30 @@ class Checker {
   }
   uint64_t group_of_device_epoch(uint32_t e) const { return dev_groups_[e - dev_base_]; }
   // Why `a` and an access by `wi` now conflict, or null.
-  const char* device_conflict(const Access& a, uint32_t wi) const {
+  const char* device_conflict(const Access& a, uint32_t wi, bool atomic) const {
     if (a.epoch < dev_base_ || a.wi == kTgLevel || a.epoch == 0) return nullptr;  // not in this dispatch
+    if (atomic && a.atomic) return nullptr;
     if (group_of_device_epoch(a.epoch) != group()) return "in different threadgroups of one dispatch";
     if (a.epoch != dev_epoch_ || a.wi == wi || simd_ordered(a, wi)) return nullptr;
     return "with no threadgroup_barrier(mem_flags::mem_device) between them";
   }
   void device_shadow(const Site& s, Use use, Region& r, uint64_t off, size_t n, uint32_t wi) {
     if (wi == kTgLevel) return;
-    const Access cur = access(s, wi, dev_epoch_);
-    const bool reads = use != Use::Write, writes = use != Use::Read;
+    const bool atomic = is_atomic(use);
+    const Access cur = access(s, wi, dev_epoch_, atomic);
+    const bool reads = san::reads(use), writes = san::writes(use);
     bool reported = false;
     for (uint64_t i = off; i < off + n; ++i) {
       Cell& c = r.shadow[i];
       if (!reported) {
-        if (const char* why = device_conflict(c.w, wi)) {
+        if (const char* why = device_conflict(c.w, wi, atomic)) {
           race(s, use, r, off, c.w, true, wi, group_of_device_epoch(c.w.epoch), why);
           reported = true;
         } else if (writes) {
           for (const Access* rd : {&c.r1, &c.rx}) {
-            const char* w = device_conflict(*rd, wi);
+            const char* w = device_conflict(*rd, wi, atomic);
             if (!reported && w) {
-              race(s, Use::Write, r, off, *rd, false, wi, group_of_device_epoch(rd->epoch), w);
+              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group_of_device_epoch(rd->epoch), w);
               reported = true;
             }
           }
