@@ -51,7 +51,7 @@ void note_uses(const ir::Stmt& body, std::set<Intrinsic>& used, std::set<int>& h
 TEST(IntrinsicTable, EveryRowBothBackendsSupportIsExercisedByAGoldenKernel) {
   front::ParseOptions options;
   options.include_dirs = {testing::source_path("metal_src/include")};
-  options.defines = {"MSLPORT_FEATURE_BIAS=0.25f"};  // as tests/CMakeLists.txt checks metal_src
+  options.macros = {front::define_macro("MSLPORT_FEATURE_BIAS=0.25f")};  // as mslport.toml gives metal_src
   std::set<Intrinsic> used;
   for (const auto& entry : fs::recursive_directory_iterator(testing::source_path("metal_src"))) {
     if (entry.path().extension() != ".metal") continue;
