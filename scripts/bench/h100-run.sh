@@ -7,6 +7,8 @@
 #   stream     the kernels with non-temporal copies, never vs always, alternating
 #   scale      OpenMP alone on 2 and on 16 threads, alternating
 #   ab, aball  OpenMP on 16 cores, an earlier emitted corpus (.devrun/ct-old) vs corpus-targets, alternating
+#   abrt       the same with each side's own runtime headers (ct-old with include-old, ct-new with include),
+#              old first; then the memory-bound kernels new first (the slot inside a round matters there)
 #   probe      the mat-vecs as emitted, with -cl-nv-maxrregcount=32, and at 4x the rows (mslport-run-big, a build
 #              whose mat-vec cases took 4x out_dim from MSLPORT_EXP_ROWS_X)
 #   evprobe    h100-evprobe.c (built as .devrun/evprobe): where a short launch's time goes
@@ -61,6 +63,17 @@ aball)
       > $O/aball_${t}_$round.json 2> $O/aball_${t}_$round.err
     echo "aball $t $round rc=$? at $SECONDS s" >> $O/summary.txt
   done; done ;;
+abrt)
+  export MSLPORT_CXX=$R/clang16-omp
+  K="moe_combine_residual residual_add rms_norm_apply silu_mul_stacked_f32 swiglu_fused weighted_sum_residual_stacked_f32 weighted_sum_stacked_f32 fused_norm_add_f32"
+  for order in "old new" "new old"; do for round in 1 2; do for v in $order; do
+    if [ $v = old ]; then inc=$R/include-old; t=$R/ct-old; else inc=$R/include; t=$R/ct-new; fi
+    tag=ab22; sel=""
+    if [ "$order" = "new old" ]; then tag=ab22r; sel="--kernel $K"; fi
+    MSLPORT_INCLUDE_DIR=$inc timeout 140 $MR bench --targets $t --target openmp --rounds 1 --format json $sel \
+      --work-dir /tmp/w22-$v > $O/${tag}_${v}_$round.json 2> $O/${tag}_${v}_$round.err
+    echo "$tag $v $round rc=$? at $SECONDS s" >> $O/summary.txt
+  done; done; done ;;
 ab)
   # OpenMP on 16 cores: the corpus's mat-vecs emitted before a change (ct-old) and after it,
   # alternating, two rounds.
