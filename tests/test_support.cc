@@ -1,8 +1,9 @@
 #include "test_support.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace mslport::testing {
 std::string write_temp_file(const std::string& name, const std::string& text) {

@@ -17,7 +17,9 @@ int run_bench(const BenchOptions& opt) {
   bench::BenchRequest req;
   fs::path work;
   if (int rc = make_bench_request(opt.cli, "mslport", &req, &work)) return rc;
-  const Target tg = opt.cli.target == "all" ? Target::All : opt.cli.target == "openmp" ? Target::OpenMP : Target::OpenCL;
+  const Target tg = opt.cli.target == "all"      ? Target::All
+                    : opt.cli.target == "openmp" ? Target::OpenMP
+                                                 : Target::OpenCL;
   std::string err;
   auto sources = expand_sources(opt.sources, &err);
   if (!err.empty()) {

@@ -31,7 +31,8 @@ bool emit_bench_modules(const std::string& src, size_t index, Target tg, const B
     }
     files.function_constants = set;
     for (auto it = set.begin(); it != set.end(); ++it)
-      files.source += (it == set.begin() ? " [" : ", ") + it->first + "=" + it->second + (std::next(it) == set.end() ? "]" : "");
+      files.source +=
+          (it == set.begin() ? " [" : ", ") + it->first + "=" + it->second + (std::next(it) == set.end() ? "]" : "");
     req->modules.push_back(files);
     return true;
   };

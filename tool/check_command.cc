@@ -1,12 +1,13 @@
 // `mslport check`: translate the sources, then check the emitted code
 // against the golden cases (runtime/check_emitted.h).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
-#include <unistd.h>
 
 #include "back/openmp/raise/sanitize.h"
 #include "commands.h"
@@ -215,14 +216,13 @@ int run_check(const CheckOptions& opt) {
       // of inputs only (its diagnostics were printed above).
       TranslateOptions sopt = base;
       sopt.sanitize = sanitize;
-      if (!translate_for_check(sources[i], work / std::to_string(i) / "sanitize", Target::OpenMP, sopt,
-                               sets_by_kernel, /*report=*/false, nullptr, nullptr, &req.sanitized_modules, &fatal))
+      if (!translate_for_check(sources[i], work / std::to_string(i) / "sanitize", Target::OpenMP, sopt, sets_by_kernel,
+                               /*report=*/false, nullptr, nullptr, &req.sanitized_modules, &fatal))
         failed = true;
       if (fatal) return 1;
     }
   }
-  req.translate_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - translate_start).count();
+  req.translate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - translate_start).count();
   return runtime::check_emitted(req, failed);
 }
 

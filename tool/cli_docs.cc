@@ -1,7 +1,6 @@
 #include "cli_docs.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <sstream>
 
@@ -104,11 +103,15 @@ std::string completion_script(const CLI::App& app, const std::string& shell) {
         "  cmd=\"\"\n"
         "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
         "    case \"${COMP_WORDS[i]}\" in\n"
-        "      " << join([&] {
-          std::vector<std::string> n;
-          for (const CLI::App* c : commands(app)) n.push_back(c->get_name());
-          return n;
-        }(), "|") << ") cmd=\"${COMP_WORDS[i]}\"; break ;;\n"
+        "      "
+     << join(
+            [&] {
+              std::vector<std::string> n;
+              for (const CLI::App* c : commands(app)) n.push_back(c->get_name());
+              return n;
+            }(),
+            "|")
+     << ") cmd=\"${COMP_WORDS[i]}\"; break ;;\n"
         "    esac\n"
         "  done\n";
   // Option values with a fixed set of choices.
@@ -147,20 +150,22 @@ std::string completion_script(const CLI::App& app, const std::string& shell) {
   os << "    \"\") opts=\"" << join(global, " ") << "\" ;;\n  esac\n";
   os << "  if [[ -z \"$cmd\" && \"$cur\" != -* ]]; then\n"
         "    COMPREPLY=($(compgen -W \""
-     << [&] {
-          std::string s;
-          for (const CLI::App* c : commands(app)) s += (s.empty() ? "" : " ") + c->get_name();
-          return s;
-        }()
+     <<
+      [&] {
+        std::string s;
+        for (const CLI::App* c : commands(app)) s += (s.empty() ? "" : " ") + c->get_name();
+        return s;
+      }()
      << "\" -- \"$cur\")); return\n"
         "  fi\n"
         "  if [[ \"$cmd\" == help && \"$cur\" != -* ]]; then\n"
         "    COMPREPLY=($(compgen -W \""
-     << [&] {
-          std::string s;
-          for (const CLI::App* c : commands(app)) s += (s.empty() ? "" : " ") + c->get_name();
-          return s;
-        }()
+     <<
+      [&] {
+        std::string s;
+        for (const CLI::App* c : commands(app)) s += (s.empty() ? "" : " ") + c->get_name();
+        return s;
+      }()
      << "\" -- \"$cur\")); return\n"
         "  fi\n"
         "  if [[ \"$cmd\" == completion && \"$cur\" != -* ]]; then\n"
@@ -184,10 +189,11 @@ std::string man_page(const CLI::App& app) {
         "outputs\n";
   os << ".SH SYNOPSIS\n.B mslport\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fICOMMAND OPTIONS\\fR]\n";
   os << ".SH DESCRIPTION\n"
-     << roff("mslport reads Apple Metal Shading Language compute kernels and writes portable C++/OpenMP and OpenCL C "
-             "1.2 from them; it checks the translations against golden cases (inputs and expected outputs) on both "
-             "targets. In a folder with a project file, mslport.toml (see mslport init), the commands that work on "
-             "a kernel library (check, regen, diff, bench, new-case) need no flags.")
+     << roff(
+            "mslport reads Apple Metal Shading Language compute kernels and writes portable C++/OpenMP and OpenCL C "
+            "1.2 from them; it checks the translations against golden cases (inputs and expected outputs) on both "
+            "targets. In a folder with a project file, mslport.toml (see mslport init), the commands that work on "
+            "a kernel library (check, regen, diff, bench, new-case) need no flags.")
      << "\n";
   os << ".SH OPTIONS\n";
   for (const CLI::Option* o : named_options(app)) {
@@ -217,9 +223,10 @@ std::string man_page(const CLI::App& app) {
         ".TP\n.B MSLPORT_INCLUDE_DIR\nThe directory of the runtime headers the emitted C++ includes.\n"
         ".TP\n.B NO_COLOR\nSet and not empty: no colour with \\-\\-color=auto.\n";
   os << ".SH FILES\n.TP\n.B mslport.toml\n"
-     << roff("The project file, found in the current folder or the nearest folder above it: sources (globs), "
-             "include_dirs, defines, undefines, werror, [function_constants], targets, golden, platform. Relative "
-             "paths resolve against its folder; command-line flags override or add to it.")
+     << roff(
+            "The project file, found in the current folder or the nearest folder above it: sources (globs), "
+            "include_dirs, defines, undefines, werror, [function_constants], targets, golden, platform. Relative "
+            "paths resolve against its folder; command-line flags override or add to it.")
      << "\n";
   os << ".SH SEE ALSO\n" << roff("docs/cli.md and docs/golden-format.md in mslport's sources.") << "\n";
   return os.str();

@@ -17,11 +17,11 @@ extern const char* const kVersion;
 
 // Everything the backends produce for one .metal file.
 struct Translation {
-  std::string source;        // the .metal path
-  std::string stem;          // file name without .metal
-  std::string cpp, header;   // OpenMP backend
-  std::string cl, bindings;  // OpenCL backend
-  int kernels = 0;           // kernels translated
+  std::string source;                  // the .metal path
+  std::string stem;                    // file name without .metal
+  std::string cpp, header;             // OpenMP backend
+  std::string cl, bindings;            // OpenCL backend
+  int kernels = 0;                     // kernels translated
   std::vector<SkippedKernel> skipped;  // and those left out, with the reasons
   // Every kernel the file defines (translated or not), as far as the front
   // end got; set also when the translation fails.
@@ -81,11 +81,11 @@ struct CheckOptions {
   std::string format = "table";
   std::string work_dir;
   std::vector<std::string> kernels;
-  std::string sanitize;  // --sanitize LIST; empty = off
+  std::string sanitize;                                       // --sanitize LIST; empty = off
   double case_timeout = runtime::kDefaultCaseTimeoutSeconds;  // --case-timeout; 0 = no limit
-  bool differential = false;        // --differential
-  bool allow_missing_cases = false;  // --allow-missing-cases
-  bool allow_other_cases = false;    // --allow-other-cases
+  bool differential = false;                                  // --differential
+  bool allow_missing_cases = false;                           // --allow-missing-cases
+  bool allow_other_cases = false;                             // --allow-other-cases
 };
 
 struct InitOptions {
@@ -130,9 +130,9 @@ struct IrOptions {
   // every step); none: the front end's IR.
   std::string target = "openmp";
   std::vector<std::string> print_before, print_after;
-  bool verify_each = false;  // the IR verifier after every step
-  std::string sanitize;      // the OpenMP pipeline as `check --sanitize LIST` runs it
-  front::ParseOptions parse; // -I, -D, -U, --function-constant
+  bool verify_each = false;   // the IR verifier after every step
+  std::string sanitize;       // the OpenMP pipeline as `check --sanitize LIST` runs it
+  front::ParseOptions parse;  // -I, -D, -U, --function-constant
 };
 
 int run_ir(const IrOptions& options);
@@ -142,8 +142,7 @@ int run_bench(const BenchOptions& options);
 // force: translate every source even if its stamp says it is unchanged.
 int run_regen(const std::vector<std::string>& paths, const std::string& targets_dir, const TranslateOptions& options,
               bool time_report = false, bool force = false);
-int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir,
-             const TranslateOptions& options);
+int run_diff(const std::vector<std::string>& sources, const std::string& targets_dir, const TranslateOptions& options);
 int run_init(const InitOptions& options);
 int run_new_case(const NewCaseOptions& options, const std::optional<ProjectFile>& project);
 

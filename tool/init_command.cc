@@ -113,8 +113,8 @@ int run_init(const InitOptions& o) {
   for (size_t i = 0; i < sources.size(); ++i) std::cerr << (i ? ", " : "") << sources[i];
   std::cerr << ")\n";
   if (!found)
-    ToolMessage(Severity::Note, "mslport init") << "no .metal file below " << dir.string()
-                                                << " yet: edit `sources` in " << o.output << " to name your kernels";
+    ToolMessage(Severity::Note, "mslport init")
+        << "no .metal file below " << dir.string() << " yet: edit `sources` in " << o.output << " to name your kernels";
   std::cerr << "next: mslport new-case KERNEL, then mslport check\n";
   return 0;
 }

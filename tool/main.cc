@@ -3,9 +3,9 @@
 //
 // Exit status (docs/cli.md#exit-status): 0 success, 1 errors (bad input, a
 // failed check, drift), 2 usage (the command line itself is wrong).
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -50,7 +50,8 @@ void add_front_end_options(CLI::App* cmd, mslport::front::ParseOptions* p) {
            for (auto& kv : v) {
              auto eq = kv.find('=');
              if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-               throw CLI::ValidationError("--function-constant", "expected NAME=VALUE or INDEX=VALUE, got '" + kv + "'");
+               throw CLI::ValidationError("--function-constant",
+                                          "expected NAME=VALUE or INDEX=VALUE, got '" + kv + "'");
              p->function_constants[kv.substr(0, eq)] = kv.substr(eq + 1);
            }
          },
@@ -131,17 +132,19 @@ int main(int argc, char** argv) {
                         "Output path; - (the default) is stdout. openmp also writes PATH.h; opencl also writes "
                         "PATH.bindings.json; the pair is replaced together or not at all. Never the input. A device "
                         "or FIFO (/dev/null) is written through with one self-contained stream, as stdout is");
-  translate->add_option("--bindings", bindings_out,
-                        "opencl: where the kernels' argument description goes (default: beside -o as "
-                        "PATH.bindings.json; with stdout, only where this says)")
+  translate
+      ->add_option("--bindings", bindings_out,
+                   "opencl: where the kernels' argument description goes (default: beside -o as "
+                   "PATH.bindings.json; with stdout, only where this says)")
       ->type_name("FILE");
   translate->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
   TranslateOptions translate_opt;
   add_translate_options(translate, &translate_opt, /*kernels=*/true);
 
   IrOptions ir_opt;
-  auto* ir = app.add_subcommand("ir", "Print the kernel IR of a .metal file, or around the steps of a target's "
-                                      "pipeline");
+  auto* ir = app.add_subcommand("ir",
+                                "Print the kernel IR of a .metal file, or around the steps of a target's "
+                                "pipeline");
   ir->add_option("file", ir_opt.file, "The .metal file")->required();
   ir->add_option("--kernel", ir_opt.kernel, "Only this kernel");
   ir->add_option("--target", ir_opt.target, "The pipeline of --print-before/--print-after: openmp or opencl")
@@ -156,8 +159,9 @@ int main(int argc, char** argv) {
   add_front_end_options(ir, &ir_opt.parse);
 
   CheckOptions check_opt;
-  auto* check = app.add_subcommand("check", "Run every golden case of the sources' kernels on the emitted kernels "
-                                            "and compare");
+  auto* check = app.add_subcommand("check",
+                                   "Run every golden case of the sources' kernels on the emitted kernels "
+                                   "and compare");
   check->add_option("--src", check_opt.sources,
                     "Sources: .metal files or directories (default: the project file's sources)");
   check->add_option("--golden", check_opt.golden_dir, "Golden cases directory (default: the project's, else golden)");
@@ -172,8 +176,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   check->add_option("--work-dir", check_opt.work_dir,
                     "Where emitted code is built and cached (default: $TMPDIR/mslport-UID)");
-  check->add_option("--case-timeout", check_opt.case_timeout,
-                    "Seconds a golden case may run before it is stopped and reported as timed out (0 = no limit)")
+  check
+      ->add_option("--case-timeout", check_opt.case_timeout,
+                   "Seconds a golden case may run before it is stopped and reported as timed out (0 = no limit)")
       ->capture_default_str();
   check->add_option("--sanitize", check_opt.sanitize,
                     "Run the C++/OpenMP output instrumented and report findings: comma-separated race, bounds, "
@@ -187,8 +192,9 @@ int main(int argc, char** argv) {
                   "Golden cases of kernels that are not in the sources are skipped, not a failure");
 
   BenchOptions bench_opt;
-  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof (triad "
-                                            "or device copy) measured in the same run");
+  auto* bench = app.add_subcommand("bench",
+                                   "Time the emitted kernels on bench cases against the memory roof (triad "
+                                   "or device copy) measured in the same run");
   bench->add_option("--src", bench_opt.sources,
                     "Sources: .metal files or directories (default: the project file's sources)");
   add_bench_options(bench, &bench_opt.cli);
@@ -196,8 +202,9 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> regen_src;
   std::string targets_dir;
-  auto* regen = app.add_subcommand("regen", "Regenerate the targets directory from the sources: it then holds "
-                                            "exactly their outputs (others are removed), replaced all or nothing");
+  auto* regen = app.add_subcommand("regen",
+                                   "Regenerate the targets directory from the sources: it then holds "
+                                   "exactly their outputs (others are removed), replaced all or nothing");
   regen->add_option("sources", regen_src, "Sources (default: the project file's sources)");
   regen->add_option("--targets", targets_dir, "Targets directory (default: the project's, else targets)");
   regen->add_flag("--line-directives", line_directives, "Emit #line directives pointing at the .metal source");
@@ -207,8 +214,9 @@ int main(int argc, char** argv) {
   TranslateOptions regen_opt;
   add_translate_options(regen, &regen_opt, /*kernels=*/false);
 
-  auto* diff = app.add_subcommand("diff", "Compare what regen would write with the targets directory (exit 1 on "
-                                          "drift or on outputs no source writes)");
+  auto* diff = app.add_subcommand("diff",
+                                  "Compare what regen would write with the targets directory (exit 1 on "
+                                  "drift or on outputs no source writes)");
   diff->add_option("sources", regen_src, "Sources (default: the project file's sources)");
   diff->add_option("--targets", targets_dir, "Targets directory (default: the project's, else targets)");
   TranslateOptions diff_opt;
@@ -226,11 +234,13 @@ int main(int argc, char** argv) {
 
   NewCaseOptions new_case_opt;
   auto* new_case = app.add_subcommand(
-      "new-case", "Write a case.json skeleton for a kernel from its signature (buffers with index, name, access and "
-                  "dtype; placeholders for sizes and dispatch)");
+      "new-case",
+      "Write a case.json skeleton for a kernel from its signature (buffers with index, name, access and "
+      "dtype; placeholders for sizes and dispatch)");
   new_case->add_option("kernel", new_case_opt.kernel, "The kernel")->required();
-  new_case->add_option("--src", new_case_opt.source, "The .metal file that defines it (default: the project's "
-                                                     "sources)");
+  new_case->add_option("--src", new_case_opt.source,
+                       "The .metal file that defines it (default: the project's "
+                       "sources)");
   new_case->add_option("--case", new_case_opt.case_name, "The case's name")->capture_default_str();
   new_case->add_option("-o,--output", new_case_opt.output,
                        "The case's folder, or - for stdout (default: GOLDEN/KERNEL/CASE)");
@@ -244,11 +254,10 @@ int main(int argc, char** argv) {
   auto* help = app.add_subcommand("help", "Print the help of mslport or of one of its commands");
   help->add_option("command", help_topic, "The command");
   std::string completion_shell;
-  auto* completion = app.add_subcommand("completion", "Print a shell completion script (bash or zsh): "
-                                                      "source <(mslport completion bash)");
-  completion->add_option("shell", completion_shell, "bash or zsh")
-      ->check(CLI::IsMember({"bash", "zsh"}))
-      ->required();
+  auto* completion = app.add_subcommand("completion",
+                                        "Print a shell completion script (bash or zsh): "
+                                        "source <(mslport completion bash)");
+  completion->add_option("shell", completion_shell, "bash or zsh")->check(CLI::IsMember({"bash", "zsh"}))->required();
   std::string man_output;
   auto* man = app.add_subcommand("man", "Print the manual page, made from this help (roff: man -l FILE)");
   man->add_option("-o,--output", man_output, "Write it to FILE instead of stdout")->type_name("FILE");
@@ -260,7 +269,9 @@ int main(int argc, char** argv) {
   }
 
   DiagStyle style;
-  style.format = diag_format == "json" ? DiagFormat::Json : diag_format == "sarif" ? DiagFormat::Sarif : DiagFormat::Text;
+  style.format = diag_format == "json"    ? DiagFormat::Json
+                 : diag_format == "sarif" ? DiagFormat::Sarif
+                                          : DiagFormat::Text;
   style.color = style.format == DiagFormat::Text && color_wanted(color);
   set_diagnostic_style(style);
 
@@ -303,7 +314,8 @@ int main(int argc, char** argv) {
     if (!resolve_project(project_opt, &project)) return 1;
     if (*new_case) return run_new_case(new_case_opt, project);
     if (*check) {
-      if (int rc = resolve_sources(check_opt.sources, project, "check", "--src FILE|DIR", &check_opt.sources)) return rc;
+      if (int rc = resolve_sources(check_opt.sources, project, "check", "--src FILE|DIR", &check_opt.sources))
+        return rc;
       if (project) apply_project(*project, &check_opt.translate);
       if (check_opt.golden_dir.empty())
         check_opt.golden_dir = project && !project->golden_dir.empty() ? shown_path(project->golden_dir) : "golden";
@@ -311,7 +323,8 @@ int main(int argc, char** argv) {
       return run_check(check_opt);
     }
     if (*bench) {
-      if (int rc = resolve_sources(bench_opt.sources, project, "bench", "--src FILE|DIR", &bench_opt.sources)) return rc;
+      if (int rc = resolve_sources(bench_opt.sources, project, "bench", "--src FILE|DIR", &bench_opt.sources))
+        return rc;
       if (project) {
         apply_project(*project, &bench_opt.translate);
         if (bench_opt.cli.platforms.empty() && !project->platform.empty())

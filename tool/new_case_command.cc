@@ -5,7 +5,6 @@
 // "TODO: ..." string, which the case loader refuses until it is filled in.
 #include <filesystem>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -142,8 +141,8 @@ ordered_json skeleton(const ir::Module& m, const ir::Kernel& k, const std::strin
       } else {
         b["expected"] = p.name + ".expected.npy";
       }
-      const bool exact = !(t.is_scalar() || t.is_vector()) || !(t.scalar == ir::ScalarKind::Float ||
-                                                                 t.scalar == ir::ScalarKind::Half);
+      const bool exact =
+          !(t.is_scalar() || t.is_vector()) || !(t.scalar == ir::ScalarKind::Float || t.scalar == ir::ScalarKind::Half);
       b["atol"] = exact ? ordered_json(0) : ordered_json("TODO: absolute tolerance");
       b["rtol"] = exact ? ordered_json(0) : ordered_json("TODO: relative tolerance");
       b["tolerance_note"] = exact ? "integer or bit-pattern output: compared exactly"
@@ -192,8 +191,8 @@ int new_case_on_this_stack(const NewCaseOptions& o, const std::optional<ProjectF
       for (auto& s : skipped)
         if (s.name == o.kernel) {
           for (auto& r : s.reasons) emit_diagnostic(r, std::cerr);
-          ToolMessage(Severity::Error, "mslport new-case") << "kernel '" << o.kernel << "' of " << src
-                                                           << " cannot be read (see above)";
+          ToolMessage(Severity::Error, "mslport new-case")
+              << "kernel '" << o.kernel << "' of " << src << " cannot be read (see above)";
           return 1;
         }
       for (auto& k : m->kernels) tried += " " + k.name;

@@ -41,7 +41,7 @@ bool resolve_project(const ProjectOptions& options, std::optional<ProjectFile>* 
 }
 
 int resolve_sources(const std::vector<std::string>& command_line, const std::optional<ProjectFile>& project,
-                     const std::string& command, const std::string& flag_hint, std::vector<std::string>* out) {
+                    const std::string& command, const std::string& flag_hint, std::vector<std::string>* out) {
   if (!command_line.empty()) {
     *out = command_line;
     return 0;

@@ -30,7 +30,7 @@ bool resolve_project(const ProjectOptions& options, std::optional<ProjectFile>* 
 // hint: `mslport init`, or `flag_hint`), 1 when the project file has no
 // `sources` or a pattern names nothing.
 int resolve_sources(const std::vector<std::string>& command_line, const std::optional<ProjectFile>& project,
-                     const std::string& command, const std::string& flag_hint, std::vector<std::string>* out);
+                    const std::string& command, const std::string& flag_hint, std::vector<std::string>* out);
 
 // Adds the project's -I, -D, -U, function constants and werror to
 // `options` (the command line's -I, -D and -U after them, its function

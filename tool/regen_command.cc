@@ -1,18 +1,19 @@
 // `mslport regen` and `mslport diff`: the targets/ tree is a pure function
 // of the sources (Tint-style expectation files), regenerated all-or-nothing.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
-#include <algorithm>
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "commands.h"
 #include "regen_manifest.h"
@@ -106,7 +107,7 @@ bool render_targets(const std::vector<std::string>& sources, const TranslateOpti
     }
     if (stems.count(t.stem)) {
       ToolMessage(Severity::Error) << src << " and " << stems[t.stem] << " would both write '" << t.stem
-                << ".*' in targets/";
+                                   << ".*' in targets/";
       ok = false;
       continue;
     }
@@ -182,13 +183,16 @@ namespace {
 bool prepare_targets_dir(const std::string& targets_dir, const char* command) {
   std::error_code ec;
   if (fs::exists(targets_dir, ec) && !fs::is_directory(targets_dir, ec)) {
-    ToolMessage(Severity::Error, std::string("mslport ") + command) << "--targets '" << targets_dir << "' is not a directory";
+    ToolMessage(Severity::Error, std::string("mslport ") + command)
+        << "--targets '" << targets_dir << "' is not a directory";
     return false;
   }
-  for (const fs::path& dir : {fs::path(targets_dir), fs::path(targets_dir) / "openmp", fs::path(targets_dir) / "opencl"}) {
+  for (const fs::path& dir :
+       {fs::path(targets_dir), fs::path(targets_dir) / "openmp", fs::path(targets_dir) / "opencl"}) {
     fs::create_directories(dir, ec);
     if (ec) {
-      ToolMessage(Severity::Error, std::string("mslport ") + command) << "cannot create '" << dir.string() << "': " << ec.message();
+      ToolMessage(Severity::Error, std::string("mslport ") + command)
+          << "cannot create '" << dir.string() << "': " << ec.message();
       return false;
     }
   }
@@ -200,9 +204,9 @@ bool prepare_targets_dir(const std::string& targets_dir, const char* command) {
 bool recover_targets(const std::string& targets_dir, const char* command) {
   RecoveryReport report;
   std::string err;
-  if (!recover_file_transaction(targets_dir,
-                                {(fs::path(targets_dir) / "openmp").string(), (fs::path(targets_dir) / "opencl").string()},
-                                &report, &err)) {
+  if (!recover_file_transaction(
+          targets_dir, {(fs::path(targets_dir) / "openmp").string(), (fs::path(targets_dir) / "opencl").string()},
+          &report, &err)) {
     ToolMessage(Severity::Error, std::string("mslport ") + command) << err;
     return false;
   }

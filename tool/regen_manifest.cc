@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "support/atomic_file.h"

@@ -36,8 +36,7 @@ std::string self_contained_cpp(const Translation& t) {
 // different spellings).
 bool same_file(const std::string& a, const std::string& b) {
   struct stat sa, sb;
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 // Standard input read whole, bounded like any source file the front end
@@ -98,8 +97,7 @@ int run_translate(const std::string& file_arg, const std::string& target, const 
         if (tg == Target::OpenMP)
           ToolMessage(Severity::Error) << "-o '" << output << "': the C++ output and its header would both be '"
                                        << output << "'; name the output X.cpp (its header is then X.h)";
-        else
-          ToolMessage(Severity::Error) << "-o '" << output << "' and --bindings name the same file";
+        else ToolMessage(Severity::Error) << "-o '" << output << "' and --bindings name the same file";
         return 2;
       }
       outputs.push_back(companion.string());

@@ -54,14 +54,14 @@ bool emit_isolating_kernels(ir::Module& module, const Emit& emit, DiagEngine& di
   return ok;
 }
 
-
-bool translate_on_this_stack(const std::string& path, Target target, const TranslateOptions& options,
-                             DiagEngine& diags, Translation* out) {
+bool translate_on_this_stack(const std::string& path, Target target, const TranslateOptions& options, DiagEngine& diags,
+                             Translation* out) {
   out->source = path;
   out->stem = options.stem.empty() ? fs::path(path).stem().string() : options.stem;
   std::vector<SkippedKernel>& skipped = out->skipped;
-  auto module = options.source_text ? front::parse_metal_source(path, *options.source_text, diags, options.parse, &skipped)
-                                    : front::parse_metal_file(path, diags, options.parse, &skipped);
+  auto module = options.source_text
+                    ? front::parse_metal_source(path, *options.source_text, diags, options.parse, &skipped)
+                    : front::parse_metal_file(path, diags, options.parse, &skipped);
   if (module)
     for (auto& k : module->kernels) out->kernel_names.push_back(k.name);
   for (auto& k : skipped) out->kernel_names.push_back(k.name);
@@ -231,8 +231,7 @@ bool translate_file(const std::string& path, Target target, const TranslateOptio
   // at ir::kMaxNestingDepth): on a stack sized for that, not the 8 MB a
   // process or std::thread gets.
   bool ok = false;
-  run_with_stack(kTranslationStackBytes,
-                 [&] { ok = translate_on_this_stack(path, target, options, diags, out); });
+  run_with_stack(kTranslationStackBytes, [&] { ok = translate_on_this_stack(path, target, options, diags, out); });
   return ok;
 }
 

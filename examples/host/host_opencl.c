@@ -21,13 +21,13 @@
 
 #include "reference.h"
 
-#define CHECK(call, what)                                      \
-  do {                                                         \
-    cl_int rc_ = (call);                                       \
-    if (rc_ != CL_SUCCESS) {                                   \
+#define CHECK(call, what)                                         \
+  do {                                                            \
+    cl_int rc_ = (call);                                          \
+    if (rc_ != CL_SUCCESS) {                                      \
       fprintf(stderr, "%s failed: OpenCL error %d\n", what, rc_); \
-      return 1;                                                \
-    }                                                          \
+      return 1;                                                   \
+    }                                                             \
   } while (0)
 
 struct launch {
@@ -227,8 +227,7 @@ int main(int argc, char** argv) {
   CHECK(err, "clCreateBuffer");
   l.threadgroup_bytes[0] = THREADS / 32 * sizeof(float);
   if (run(queue, program, bindings, &l) != 0) return 1;
-  CHECK(clEnqueueReadBuffer(queue, l.buffers[1], CL_TRUE, 0, sizeof sout, sout, 0, NULL, NULL),
-        "clEnqueueReadBuffer");
+  CHECK(clEnqueueReadBuffer(queue, l.buffers[1], CL_TRUE, 0, sizeof sout, sout, 0, NULL, NULL), "clEnqueueReadBuffer");
   failures += compare("row_softmax (OpenCL)", sout, want, ROWS * COLS, SOFTMAX_ATOL, SOFTMAX_RTOL);
   return failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,7 +1,5 @@
 #include "bench/bench.h"
 
-#include "mslport/openmp_rt.h"
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -15,16 +13,16 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/cases.h"
 #include "bench/golden_cases.h"
 #include "bench/stats.h"
+#include "mslport/openmp_rt.h"
 #include "runtime/bench_support.h"
 
 namespace mslport::bench {
@@ -71,7 +69,8 @@ namespace {
 // of that loop alone let plain kernels pass 100 %. In place (c += s*b) the
 // same VM moved 43 GB/s (a decode step of linear attention, which updates
 // its state in place, ran at 47-55 GB/s against a 35 GB/s roof without it).
-const char* kOpenMpTriad = R"CPP(// mslport bench: the OpenMP memory roof, c[i] = a[i] + s * b[i].
+const char* kOpenMpTriad =
+    R"CPP(// mslport bench: the OpenMP memory roof, c[i] = a[i] + s * b[i].
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -81,110 +80,112 @@ const char* kOpenMpTriad = R"CPP(// mslport bench: the OpenMP memory roof, c[i] 
 #include <immintrin.h>
 #endif
 
-struct Triad {
-  float* c;
-  const float* x;
-  const float* y;
-  float s;
-  int64_t n;
-  explicit Triad(const mslport_args* a)
-      : c(static_cast<float*>(a->buffers[0])), x(static_cast<const float*>(a->buffers[1])),
-        y(static_cast<const float*>(a->buffers[2])), s(*static_cast<const float*>(a->buffers[3])),
-        n(int64_t(a->buffer_bytes[0] / sizeof(float))) {}
-};
+          struct Triad {
+            float* c;
+            const float* x;
+            const float* y;
+            float s;
+            int64_t n;
+            explicit Triad(const mslport_args* a)
+                : c(static_cast<float*>(a->buffers[0])),
+                  x(static_cast<const float*>(a->buffers[1])),
+                  y(static_cast<const float*>(a->buffers[2])),
+                  s(*static_cast<const float*>(a->buffers[3])),
+                  n(int64_t(a->buffer_bytes[0] / sizeof(float))) {}
+          };
 
-// The loop as the compiler vectorises it.
-extern "C" int mslport_bench_triad(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
-  const Triad t(a);
-  float* __restrict c = t.c;
-  const float* __restrict x = t.x;
-  const float* __restrict y = t.y;
+          // The loop as the compiler vectorises it.
+          extern "C" int mslport_bench_triad(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
+            const Triad t(a);
+            float* __restrict c = t.c;
+            const float* __restrict x = t.x;
+            const float* __restrict y = t.y;
 #pragma omp parallel for simd schedule(static)
-  for (int64_t i = 0; i < t.n; ++i) c[i] = x[i] + t.s * y[i];
-  return 0;
-}
+            for (int64_t i = 0; i < t.n; ++i) c[i] = x[i] + t.s * y[i];
+            return 0;
+          }
 
-// 256-bit vectors, written out (the vectoriser does not widen them).
-typedef float mslport_f8 __attribute__((vector_size(32)));
-extern "C" int mslport_bench_triad_256(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
-  const Triad t(a);
-  const int64_t nv = t.n / 8;
+          // 256-bit vectors, written out (the vectoriser does not widen them).
+          typedef float mslport_f8 __attribute__((vector_size(32)));
+          extern "C" int mslport_bench_triad_256(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
+            const Triad t(a);
+            const int64_t nv = t.n / 8;
 #pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < nv; ++v) {
-    mslport_f8 xv, yv;
-    std::memcpy(&xv, t.x + 8 * v, sizeof xv);
-    std::memcpy(&yv, t.y + 8 * v, sizeof yv);
-    const mslport_f8 r = xv + t.s * yv;
-    std::memcpy(t.c + 8 * v, &r, sizeof r);
-  }
-  for (int64_t i = nv * 8; i < t.n; ++i) t.c[i] = t.x[i] + t.s * t.y[i];
-  return 0;
-}
+            for (int64_t v = 0; v < nv; ++v) {
+              mslport_f8 xv, yv;
+              std::memcpy(&xv, t.x + 8 * v, sizeof xv);
+              std::memcpy(&yv, t.y + 8 * v, sizeof yv);
+              const mslport_f8 r = xv + t.s * yv;
+              std::memcpy(t.c + 8 * v, &r, sizeof r);
+            }
+            for (int64_t i = nv * 8; i < t.n; ++i) t.c[i] = t.x[i] + t.s * t.y[i];
+            return 0;
+          }
 
-// In place, c[i] = c[i] + s * b[i]: the same bytes, but every line written
-// was just read, so nothing is fetched for the write alone (what a kernel
-// updating a buffer in place, e.g. a recurrent state, does).
-extern "C" int mslport_bench_triad_inplace(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
-  const Triad t(a);
-  float* __restrict c = t.c;
-  const float* __restrict y = t.y;
+          // In place, c[i] = c[i] + s * b[i]: the same bytes, but every line written
+          // was just read, so nothing is fetched for the write alone (what a kernel
+          // updating a buffer in place, e.g. a recurrent state, does).
+          extern "C" int mslport_bench_triad_inplace(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
+            const Triad t(a);
+            float* __restrict c = t.c;
+            const float* __restrict y = t.y;
 #pragma omp parallel for simd schedule(static)
-  for (int64_t i = 0; i < t.n; ++i) c[i] = c[i] + t.s * y[i];
-  return 0;
-}
+            for (int64_t i = 0; i < t.n; ++i) c[i] = c[i] + t.s * y[i];
+            return 0;
+          }
 
-// Reading alone: the sum of a and b, no stores but one. Not a roof: what a
-// kernel that only streams in (a mat-vec's weights) can read here; on the
-// 2-core VM it read 62-76 % of the in-place triad in the same runs.
-extern "C" int mslport_bench_read(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
-  const Triad t(a);
-  const float* __restrict x = t.x;
-  const float* __restrict y = t.y;
-  float s = 0.0f;
+          // Reading alone: the sum of a and b, no stores but one. Not a roof: what a
+          // kernel that only streams in (a mat-vec's weights) can read here; on the
+          // 2-core VM it read 62-76 % of the in-place triad in the same runs.
+          extern "C" int mslport_bench_read(const mslport_args* a, const mslport_dispatch*, char*, size_t) {
+            const Triad t(a);
+            const float* __restrict x = t.x;
+            const float* __restrict y = t.y;
+            float s = 0.0f;
 #pragma omp parallel for simd schedule(static) reduction(+ : s)
-  for (int64_t i = 0; i < t.n; ++i) s += x[i] + y[i];
-  t.c[0] = s;
-  return 0;
-}
+            for (int64_t i = 0; i < t.n; ++i) s += x[i] + y[i];
+            t.c[0] = s;
+            return 0;
+          }
 
 #if defined(__AVX__)
-// Non-temporal stores: c is written without being read into the cache first.
-extern "C" int mslport_bench_triad_nt(const mslport_args* a, const mslport_dispatch*, char* msg, size_t msg_len) {
-  const Triad t(a);
-  if (reinterpret_cast<uintptr_t>(t.c) % 32 != 0) {
-    std::snprintf(msg, msg_len, "triad-nt: c is not 32-byte aligned");
-    return 1;
-  }
-  const int64_t nv = t.n / 8;
-  const __m256 s = _mm256_set1_ps(t.s);
+          // Non-temporal stores: c is written without being read into the cache first.
+          extern "C" int mslport_bench_triad_nt(const mslport_args* a, const mslport_dispatch*, char* msg, size_t msg_len) {
+            const Triad t(a);
+            if (reinterpret_cast<uintptr_t>(t.c) % 32 != 0) {
+              std::snprintf(msg, msg_len, "triad-nt: c is not 32-byte aligned");
+              return 1;
+            }
+            const int64_t nv = t.n / 8;
+            const __m256 s = _mm256_set1_ps(t.s);
 #pragma omp parallel for schedule(static)
-  for (int64_t v = 0; v < nv; ++v)
-    _mm256_stream_ps(t.c + 8 * v, _mm256_add_ps(_mm256_loadu_ps(t.x + 8 * v), _mm256_mul_ps(s, _mm256_loadu_ps(t.y + 8 * v))));
-  _mm_sfence();
-  for (int64_t i = nv * 8; i < t.n; ++i) t.c[i] = t.x[i] + t.s * t.y[i];
-  return 0;
-}
+            for (int64_t v = 0; v < nv; ++v)
+              _mm256_stream_ps(t.c + 8 * v, _mm256_add_ps(_mm256_loadu_ps(t.x + 8 * v),
+                                                          _mm256_mul_ps(s, _mm256_loadu_ps(t.y + 8 * v))));
+            _mm_sfence();
+            for (int64_t i = nv * 8; i < t.n; ++i) t.c[i] = t.x[i] + t.s * t.y[i];
+            return 0;
+          }
 #endif
 
 #ifdef MSLPORT_RUNNER_MODULE
-static const mslport_kernel_info kTriadTable[] = {
-    {"mslport_bench_triad", mslport_bench_triad},
-    {"mslport_bench_triad_256", mslport_bench_triad_256},
-    {"mslport_bench_triad_inplace", mslport_bench_triad_inplace},
-    {"mslport_bench_read", mslport_bench_read},
+          static const mslport_kernel_info kTriadTable[] = {
+              {"mslport_bench_triad", mslport_bench_triad},
+              {"mslport_bench_triad_256", mslport_bench_triad_256},
+              {"mslport_bench_triad_inplace", mslport_bench_triad_inplace},
+              {"mslport_bench_read", mslport_bench_read},
 #if defined(__AVX__)
-    {"mslport_bench_triad_nt", mslport_bench_triad_nt},
+              {"mslport_bench_triad_nt", mslport_bench_triad_nt},
 #endif
-};
-extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
-  *count = int(sizeof kTriadTable / sizeof kTriadTable[0]);
-  return kTriadTable;
-}
+          };
+          extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
+            *count = int(sizeof kTriadTable / sizeof kTriadTable[0]);
+            return kTriadTable;
+          }
 #endif
 )CPP";
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
-
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -238,8 +239,8 @@ mslport_dispatch to_abi(const runtime::DispatchSpec& s) {
   return d;
 }
 
-BenchRow make_row(const std::string& kernel, const std::string& target, const std::string& platform,
-                  const BenchCase& c, const std::vector<double>& seconds, const std::vector<double>& round_ms) {
+BenchRow make_row(const std::string& kernel, const std::string& target, const std::string& platform, const BenchCase& c,
+                  const std::vector<double>& seconds, const std::vector<double>& round_ms) {
   Summary s = summarize(seconds);
   BenchRow r;
   r.kernel = kernel;
@@ -341,8 +342,9 @@ KernelPlan plan_kernels(const BenchRequest& req, const std::vector<std::string>&
     }
   }
   if (p.kernels.empty() && errors == 0)
-    report->errors.push_back("nothing to time: no kernel of the sources has a bench case; --golden DIR times any "
-                             "kernel on its golden cases");
+    report->errors.push_back(
+        "nothing to time: no kernel of the sources has a bench case; --golden DIR times any "
+        "kernel on its golden cases");
   return p;
 }
 
@@ -418,7 +420,8 @@ BenchReport run_bench(const BenchRequest& request) {
         for (const auto& k : kplan->kernels) {
           if (!module_kernels[i].count(k)) continue;
           auto g = kplan->golden.find(k);
-          wanted = wanted || g == kplan->golden.end() || g->second.function_constants == req.modules[i].function_constants;
+          wanted =
+              wanted || g == kplan->golden.end() || g->second.function_constants == req.modules[i].function_constants;
         }
         if (wanted) needed.push_back(req.modules[i]);
       }
@@ -530,11 +533,11 @@ BenchReport run_bench(const BenchRequest& request) {
         if (any || req.modules.empty()) cls.push_back({std::move(b), label});
       }
     }
-    if (!req.platforms.empty() && cls.empty() && devices.size())
-    {
+    if (!req.platforms.empty() && cls.empty() && devices.size()) {
       std::string names_seen;
       for (const auto& d : devices) names_seen += (names_seen.empty() ? "" : ", ") + d.platform;
-      report.errors.push_back("opencl: no OpenCL platform matches the --platform filter (platforms: " + names_seen + ")");
+      report.errors.push_back("opencl: no OpenCL platform matches the --platform filter (platforms: " + names_seen +
+                              ")");
     }
   }
 
@@ -565,7 +568,10 @@ BenchReport run_bench(const BenchRequest& request) {
     const uint64_t t = mslport::stream_threshold_bytes();
     const char* mode = std::getenv("MSLPORT_STREAM_STORES");
     progress(std::string("openmp/cpu: non-temporal stores (MSLPORT_STREAM_STORES=") + (mode && *mode ? mode : "auto") +
-             "): " + (t == 0 ? "always" : t == ~uint64_t{0} ? "never" : "launches storing >= " + std::to_string(t >> 20) + " MiB through a loop"));
+             "): " +
+             (t == 0              ? "always"
+              : t == ~uint64_t{0} ? "never"
+                                  : "launches storing >= " + std::to_string(t >> 20) + " MiB through a loop"));
   }
 
   TimingPlan roof_plan = req.plan;
@@ -621,8 +627,9 @@ BenchReport run_bench(const BenchRequest& request) {
         r.backend = "openmp/cpu";
         unsigned threads = std::thread::hardware_concurrency();
         const char* omp_env = std::getenv("OMP_NUM_THREADS");
-        r.device = cpu_name() + ", " + (omp_env && *omp_env ? std::string("OMP_NUM_THREADS=") + omp_env
-                                                            : std::to_string(threads) + " hardware threads");
+        r.device = cpu_name() + ", " +
+                   (omp_env && *omp_env ? std::string("OMP_NUM_THREADS=") + omp_env
+                                        : std::to_string(threads) + " hardware threads");
         for (const auto& [method, entry] : omp_triads) {
           auto secs = time_openmp(entry, method, {args}, d, roof_plan);
           r.add(method, triad_bytes, median(secs) * 1e3);

@@ -24,8 +24,7 @@ struct TimingPlan {
 // Calls launch(set) (returning one launch's seconds) warmup times, then the
 // planned number of times, rotating over `sets` input sets; returns the
 // timed launches' seconds.
-std::vector<double> time_launches(const std::function<double(size_t set)>& launch, size_t sets,
-                                  const TimingPlan& plan);
+std::vector<double> time_launches(const std::function<double(size_t set)>& launch, size_t sets, const TimingPlan& plan);
 
 // Sleeps at least min_ms, then until the other threads of this process
 // (OpenMP or PoCL workers spinning after a launch) use under 5 % of one core
@@ -70,7 +69,7 @@ struct BenchRequest {
   // or not): then a kernel asked for that has no case is an error before
   // anything is built or measured. Empty: learned from the modules.
   std::vector<std::string> source_kernels;
-  std::string build_dir;             // where modules are compiled
+  std::string build_dir;                             // where modules are compiled
   std::function<void(const std::string&)> progress;  // one line per measurement (optional)
 };
 

@@ -152,8 +152,13 @@ BenchCase fused_norm_add_f32() {
   c.description = "rows=2048, dim=2048";
   c.dispatch = groups(rows, 1, tg);
   c.threadgroup_memory = {{0, tg * 4}};
-  c.buffers = {in_f32(0, "residual", n, -1, 1), in_f32(1, "input", n, -1, 1), in_f32(2, "weight", dim, 0.5f, 1.5f),
-               output(3, "output", n * 4), u32(4, "dim", dim), u32(5, "rows", rows), f32(6, "eps", 1e-6f)};
+  c.buffers = {in_f32(0, "residual", n, -1, 1),
+               in_f32(1, "input", n, -1, 1),
+               in_f32(2, "weight", dim, 0.5f, 1.5f),
+               output(3, "output", n * 4),
+               u32(4, "dim", dim),
+               u32(5, "rows", rows),
+               f32(6, "eps", 1e-6f)};
   return c;
 }
 
@@ -166,9 +171,9 @@ BenchCase fused_residual_norm_f32() {
   c.description = "rows=2048, dim=2048, write_sum=1";
   c.dispatch = groups(rows, 1, tg);
   c.threadgroup_memory = {{0, dim * 4}};  // the row's sums, then the reduction
-  c.buffers = {in_f32(0, "residual", n, -1, 1), in_f32(1, "input", n, -1, 1), in_f32(2, "weight", dim, 0.5f, 1.5f),
-               output(3, "normed_output", n * 4), output(4, "sum_output", n * 4),
-               words(5, "params", {dim, rows, fbits(1e-6f), 1u})};
+  c.buffers = {in_f32(0, "residual", n, -1, 1),      in_f32(1, "input", n, -1, 1),
+               in_f32(2, "weight", dim, 0.5f, 1.5f), output(3, "normed_output", n * 4),
+               output(4, "sum_output", n * 4),       words(5, "params", {dim, rows, fbits(1e-6f), 1u})};
   return c;
 }
 
@@ -181,9 +186,15 @@ BenchCase fused_moe_wsum_norm_add_f32() {
   c.description = "rows=1024, top_k=8, dim=2048";
   c.dispatch = groups(rows, 1, tg);
   c.threadgroup_memory = {{0, (tg + dim) * 4}};
-  c.buffers = {in_f32(0, "expert_outputs", n * top_k, -1, 1), in_f32(1, "weights", size_t{rows} * top_k, 0, 0.25f),
-               in_f32(2, "residual", n, -1, 1), in_f32(3, "norm_weight", dim, 0.5f, 1.5f), output(4, "output", n * 4),
-               u32(5, "dim", dim), u32(6, "top_k", top_k), u32(7, "rows", rows), f32(8, "eps", 1e-6f)};
+  c.buffers = {in_f32(0, "expert_outputs", n * top_k, -1, 1),
+               in_f32(1, "weights", size_t{rows} * top_k, 0, 0.25f),
+               in_f32(2, "residual", n, -1, 1),
+               in_f32(3, "norm_weight", dim, 0.5f, 1.5f),
+               output(4, "output", n * 4),
+               u32(5, "dim", dim),
+               u32(6, "top_k", top_k),
+               u32(7, "rows", rows),
+               f32(8, "eps", 1e-6f)};
   return c;
 }
 
@@ -200,7 +211,9 @@ BenchCase moe_gate() {
                in_f32(3, "per_expert_scale", experts, 0.5f, 1.5f),
                output(4, "expert_ids", size_t{seq} * top_k * 4),
                output(5, "expert_weights", size_t{seq} * top_k * 4),
-               u32(6, "hidden_dim", hidden), u32(7, "n_experts", experts), u32(8, "top_k", top_k),
+               u32(6, "hidden_dim", hidden),
+               u32(7, "n_experts", experts),
+               u32(8, "top_k", top_k),
                f32(9, "rms_eps", 1e-6f)};
   return c;
 }
@@ -227,7 +240,9 @@ BenchCase dequant_matvec(const std::string& kernel, uint32_t bits) {
                in_bf16(2, "biases", size_t{out_dim} * groups_per_row, -0.1f, 0.0f),
                in_f32(3, "x", in_dim, -1, 1),
                output(4, "out", size_t{out_dim} * 4),
-               u32(5, "out_dim", out_dim), u32(6, "in_dim", in_dim), u32(7, "group_size", group)};
+               u32(5, "out_dim", out_dim),
+               u32(6, "in_dim", in_dim),
+               u32(7, "group_size", group)};
   return c;
 }
 
@@ -261,8 +276,11 @@ BenchCase rms_norm_apply() {
   c.kernel = "rms_norm_apply";
   c.description = "dim=4M";
   c.dispatch = groups(ceil_div(dim, 256), 1, 256);
-  c.buffers = {in_f32(0, "x", dim, -1, 1), in_f32(1, "weight", dim, 0.5f, 1.5f),
-               f32_values(2, "sum_sq", {float(dim) / 3.0f}), output(3, "out", size_t{dim} * 4), u32(4, "dim", dim),
+  c.buffers = {in_f32(0, "x", dim, -1, 1),
+               in_f32(1, "weight", dim, 0.5f, 1.5f),
+               f32_values(2, "sum_sq", {float(dim) / 3.0f}),
+               output(3, "out", size_t{dim} * 4),
+               u32(4, "dim", dim),
                f32(5, "eps", 1e-6f)};
   return c;
 }
@@ -295,7 +313,9 @@ BenchCase gated_delta_net_step() {
                in_f32(2, "g_decay", heads, 0.9f, 0.999f),
                in_f32(3, "beta_gate", heads, 0.05f, 0.95f),
                output(4, "output", size_t{heads} * 128 * 4),
-               u32(5, "k_heads_per_v", k_heads_per_v), u32(6, "n_tokens", 1), u32(7, "key_total", key_total),
+               u32(5, "k_heads_per_v", k_heads_per_v),
+               u32(6, "n_tokens", 1),
+               u32(7, "key_total", key_total),
                u32(8, "num_v_heads", heads)};
   return c;
 }
@@ -391,9 +411,7 @@ std::optional<BenchCase> bench_case(const std::string& kernel) {
 void fill_buffer(const BenchBuffer& b, uint64_t seed, uint8_t* dst) {
   uint64_t s = seed;
   switch (b.fill) {
-    case Fill::Zero:
-      std::memset(dst, 0, b.bytes);
-      break;
+    case Fill::Zero: std::memset(dst, 0, b.bytes); break;
     case Fill::Bytes:
       std::memset(dst, 0, b.bytes);
       std::memcpy(dst, b.contents.data(), std::min(b.bytes, b.contents.size()));

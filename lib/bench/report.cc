@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "bench/stats.h"
 
@@ -34,7 +33,9 @@ std::string ms_text(double ms) {
   return fmt("%.3g", ms);  // a kernel of a few microseconds keeps its digits
 }
 
-nlohmann::ordered_json opt(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr); }
+nlohmann::ordered_json opt(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
 
 nlohmann::ordered_json base_json(const BenchReport& r, bool extra) {
   nlohmann::ordered_json j;
@@ -131,7 +132,8 @@ void finish_report(BenchReport* r) {
   for (auto& row : r->rows) {
     row.gbps = row.ms > 0 ? double(row.bytes) / (row.ms * 1e6) : 0.0;
     auto it = roof.find(row.backend());
-    row.roof_fraction = it != roof.end() && it->second > 0 ? std::optional<double>(row.gbps / it->second) : std::nullopt;
+    row.roof_fraction =
+        it != roof.end() && it->second > 0 ? std::optional<double>(row.gbps / it->second) : std::nullopt;
     auto p = pocl_ms.find(row.kernel);
     row.vs_pocl = p != pocl_ms.end() && row.ms > 0 ? std::optional<double>(p->second / row.ms) : std::nullopt;
     row.vs_pocl_rounds.clear();
@@ -175,29 +177,34 @@ std::string format_bench_table(const BenchReport& r) {
            (r.isolation == "process" ? std::string("each backend in a process of its own, taking turns")
                                      : std::string("the backends taking turns in one process")) +
            "); rounds = the lowest and highest round, spread = their difference / ms\n";
-  out += "roof = triad c = a + s*b (OpenMP: as compiled, in 256-bit vectors, in place, with non-temporal stores; OpenCL: also\n"
-         "       a device-to-device buffer copy) in this run, before the kernels, after each and after the last\n"
-         "       (the best counts)\n";
+  out +=
+      "roof = triad c = a + s*b (OpenMP: as compiled, in 256-bit vectors, in place, with non-temporal stores; OpenCL: "
+      "also\n"
+      "       a device-to-device buffer copy) in this run, before the kernels, after each and after the last\n"
+      "       (the best counts)\n";
   for (const auto& roof : r.roofs) {
     std::string methods;
     if (roof.method_gbps.size() > 1)
-      for (const auto& [how, gbps] : roof.method_gbps) methods += (methods.empty() ? "; " : ", ") + how + " " + fmt("%.1f", gbps);
+      for (const auto& [how, gbps] : roof.method_gbps)
+        methods += (methods.empty() ? "; " : ", ") + how + " " + fmt("%.1f", gbps);
     out += "roof  " + pad(roof.backend, 16) + pad(fmt("%.1f", roof.gbps), 7, true) + " GB/s  (" + roof.method + ", " +
            fmt("%.0f", double(roof.bytes) / 1048576.0) + " MiB per launch" + methods +
            (roof.samples > 1 ? "; best of " + std::to_string(roof.samples) + ", lowest " + fmt("%.1f", roof.gbps_lowest)
                              : std::string()) +
            "; " + roof.device + ")\n";
     if (roof.empty_launch_us > 0)
-      out += "      " + pad(roof.backend, 16) + " a launch that does nothing takes " + fmt("%.1f", roof.empty_launch_us) +
-             " us (device time, part of every kernel's)\n";
+      out += "      " + pad(roof.backend, 16) + " a launch that does nothing takes " +
+             fmt("%.1f", roof.empty_launch_us) + " us (device time, part of every kernel's)\n";
     if (roof.read_gbps > 0 && roof.gbps > 0)
-      out += "      " + pad(roof.backend, 16) + " reading alone (a + b summed, no stores) " + fmt("%.1f", roof.read_gbps) +
-             " GB/s = " + fmt("%.0f", 100.0 * roof.read_gbps / roof.gbps) +
+      out += "      " + pad(roof.backend, 16) + " reading alone (a + b summed, no stores) " +
+             fmt("%.1f", roof.read_gbps) + " GB/s = " + fmt("%.0f", 100.0 * roof.read_gbps / roof.gbps) +
              " % of the roof: what a kernel that only streams in (a mat-vec) can read here\n";
   }
   out += "\n";
   // A golden case's name beside its kernel.
-  auto label = [](const BenchRow& row) { return row.case_name.empty() ? row.kernel : row.kernel + " (" + row.case_name + ")"; };
+  auto label = [](const BenchRow& row) {
+    return row.case_name.empty() ? row.kernel : row.kernel + " (" + row.case_name + ")";
+  };
   size_t kw = 6;
   for (const auto& row : r.rows) kw = std::max(kw, label(row).size());
   const bool rounds = r.rounds > 1;

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,10 +14,10 @@ namespace mslport::bench {
 // ("pocl", "nvidia", ...).
 struct BenchRow {
   std::string kernel, target, platform;
-  std::string description;        // the bench case's sizes
-  std::string case_name;          // the golden case timed (bench --golden); empty for a compiled-in bench case
-  uint64_t bytes = 0;             // bytes read + written per launch (BenchReport::bytes_model)
-  size_t repeats = 0;             // timed launches, all rounds together
+  std::string description;  // the bench case's sizes
+  std::string case_name;    // the golden case timed (bench --golden); empty for a compiled-in bench case
+  uint64_t bytes = 0;       // bytes read + written per launch (BenchReport::bytes_model)
+  size_t repeats = 0;       // timed launches, all rounds together
   // The median launch time: with several rounds, the median of the rounds'
   // medians (each round a separate process when backends are isolated).
   // p10 / p90: of every launch of every round.
@@ -25,9 +25,9 @@ struct BenchRow {
   std::vector<double> round_ms;   // per round, the median of its launches
   std::vector<double> launch_ms;  // every timed launch (merging rounds; not reported)
   // Filled by finish_report:
-  double gbps = 0;                        // bytes / median time
-  std::optional<double> roof_fraction;    // gbps / this backend's roof
-  std::optional<double> vs_pocl;          // PoCL's median time / this row's, same kernel
+  double gbps = 0;                      // bytes / median time
+  std::optional<double> roof_fraction;  // gbps / this backend's roof
+  std::optional<double> vs_pocl;        // PoCL's median time / this row's, same kernel
   // Per round, PoCL's median time / this row's in the same round (when both
   // have the same number of rounds).
   std::vector<double> vs_pocl_rounds;
@@ -37,9 +37,9 @@ struct BenchRow {
 };
 
 struct Roof {
-  std::string backend;  // "<target>/<platform>"
-  std::string device;   // what ran it, in words
-  uint64_t bytes = 0;   // per launch (triad: 3 arrays; copy: read + written)
+  std::string backend;      // "<target>/<platform>"
+  std::string device;       // what ran it, in words
+  uint64_t bytes = 0;       // per launch (triad: 3 arrays; copy: read + written)
   double ms = 0, gbps = 0;  // the best measurement
   // The roof is measured before the kernels, after each kernel and after
   // the last (this machine's bandwidth moves with its other tenants): how
@@ -66,11 +66,11 @@ struct Roof {
 struct BenchReport {
   std::vector<Roof> roofs;
   std::vector<BenchRow> rows;
-  std::vector<std::string> skipped;  // "kernel: why" (no bench case)
-  std::vector<std::string> errors;   // "kernel on backend: message"
-  std::vector<std::string> warnings; // e.g. a busy machine
-  uint64_t cache_bytes = 0;          // the largest cache the input sets were sized to exceed
-  int rounds = 1;                    // rounds per kernel and backend
+  std::vector<std::string> skipped;   // "kernel: why" (no bench case)
+  std::vector<std::string> errors;    // "kernel on backend: message"
+  std::vector<std::string> warnings;  // e.g. a busy machine
+  uint64_t cache_bytes = 0;           // the largest cache the input sets were sized to exceed
+  int rounds = 1;                     // rounds per kernel and backend
   // "process": every round of every backend in a process of its own (the
   // backends' worker threads cannot disturb each other); "none": the
   // backends took turns in one process.

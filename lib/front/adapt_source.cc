@@ -56,7 +56,9 @@ class Adapter {
  private:
   // ---------------------------------------------------------------- helpers --
 
-  bool punct(size_t i, const char* s) const { return i < t_.size() && t_[i].kind == LexToken::Kind::Punct && t_[i].text == s; }
+  bool punct(size_t i, const char* s) const {
+    return i < t_.size() && t_[i].kind == LexToken::Kind::Punct && t_[i].text == s;
+  }
   bool same_unit(size_t a, size_t b) const { return t_[a].directive == t_[b].directive; }
   bool covered(size_t offset) const {
     for (auto& e : edits_)
@@ -136,9 +138,9 @@ class Adapter {
   }
 
   struct AttrItem {
-    std::string name;       // "kernel", "host_name", ...
-    size_t first, last;     // tokens of the item [first, last)
-    std::string args;       // text between the parentheses
+    std::string name;    // "kernel", "host_name", ...
+    size_t first, last;  // tokens of the item [first, last)
+    std::string args;    // text between the parentheses
   };
   std::vector<AttrItem> attribute_items(size_t open, size_t close) const {
     std::vector<AttrItem> items;
@@ -319,8 +321,8 @@ class Adapter {
       function_constant_defined_[name] = defined;
       std::string repl = defined ? "= (" + value + ")" : "= {}";
       replace(t_[i].begin, t_[close].end, repl, t_[i].directive >= 0);
-      insert(t_[close + 1].end, std::string(" constant bool ") + kFcDefinedPrefix + name + " = " +
-                                    (defined ? "true" : "false") + ";");
+      insert(t_[close + 1].end,
+             std::string(" constant bool ") + kFcDefinedPrefix + name + " = " + (defined ? "true" : "false") + ";");
     }
   }
 
@@ -400,7 +402,7 @@ class Adapter {
     size_t q = k + 1;
     while (q < semi) {
       const LexToken& t = t_[q];
-      if (punct(q, "(") ) return;  // a function-style declaration or an expression: leave it
+      if (punct(q, "(")) return;  // a function-style declaration or an expression: leave it
       if (punct(q, "<")) ++angle;
       if (punct(q, ">")) --angle;
       if (punct(q, ">>")) angle -= 2;
@@ -408,8 +410,9 @@ class Adapter {
       if (angle == 0 && punct(q, "=")) {
         // An initializer: threadgroup memory has no initial value in a port
         // (which thread would write it?), so it is left out, with a warning.
-        warnings_.push_back({t_[q].line, "the initializer of a threadgroup variable is ignored: initialize it "
-                                         "explicitly (and put a barrier after)"});
+        warnings_.push_back({t_[q].line,
+                             "the initializer of a threadgroup variable is ignored: initialize it "
+                             "explicitly (and put a barrier after)"});
         size_t e = q;
         while (e < semi && !(punct(e, ",") && angle == 0)) {
           if (punct(e, "{") || punct(e, "(") || punct(e, "[")) e = matching_close(t_, e);
@@ -457,8 +460,8 @@ class Adapter {
 
   // Is `name` a Metal vector type (float4, packed_half3, ...)?
   static bool is_vector_type_name(const std::string& name) {
-    static const char* const kElements[] = {"bool", "char", "uchar", "short", "ushort", "int",   "uint",
-                                            "long", "ulong", "half", "float", "bfloat"};
+    static const char* const kElements[] = {"bool", "char", "uchar", "short", "ushort", "int",
+                                            "uint", "long", "ulong", "half",  "float",  "bfloat"};
     std::string n = name.rfind("packed_", 0) == 0 ? name.substr(7) : name;
     if (n.size() < 2 || n.back() < '2' || n.back() > '4') return false;
     n.pop_back();
@@ -566,7 +569,8 @@ class Adapter {
       }
       // (T)x
       if (!punct(i, "(") || !is_cast_type(i + 1) || !punct(i + 2, ")") || !same_unit(i, i + 2)) continue;
-      bool statement_start = i == 0 || !same_unit(i - 1, i) || punct(i - 1, ";") || punct(i - 1, "{") || punct(i - 1, "}");
+      bool statement_start =
+          i == 0 || !same_unit(i - 1, i) || punct(i - 1, ";") || punct(i - 1, "{") || punct(i - 1, "}");
       if (!statement_start && !expression_starts_after(i)) continue;
       size_t operand = i + 3;
       if (punct(operand, "-") || punct(operand, "*") || punct(operand, "!") || punct(operand, "~")) ++operand;

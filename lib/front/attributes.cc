@@ -14,13 +14,19 @@ std::vector<ParamAttribute> parse_groups(const FrontContext& ctx, CXFile file, c
     size_t j = i + 2;
     while (j < end) {
       if (toks[j].text == "]") break;
-      if (toks[j].text == ",") { ++j; continue; }
+      if (toks[j].text == ",") {
+        ++j;
+        continue;
+      }
       ParamAttribute a;
       a.loc = ir::SourceLoc{fname, (int)toks[j].line, (int)toks[j].col};
       a.name = toks[j].text;
       ++j;
       // Namespaced attribute names (`metal::buffer`) keep the last component.
-      while (j + 1 < end && toks[j].text == "::") { a.name = toks[j + 1].text; j += 2; }
+      while (j + 1 < end && toks[j].text == "::") {
+        a.name = toks[j + 1].text;
+        j += 2;
+      }
       if (j < end && toks[j].text == "(") {
         a.has_parens = true;
         int depth = 1;

@@ -17,7 +17,7 @@ struct ParamAttribute {
   std::string name;               // e.g. "buffer", "thread_position_in_grid"
   std::vector<std::string> args;  // token spellings inside the parentheses
   bool has_parens = false;
-  ir::SourceLoc loc;              // of the attribute name
+  ir::SourceLoc loc;  // of the attribute name
 };
 
 // For each parameter of `fn` (in order), the attributes written after it.

@@ -117,10 +117,14 @@ bool swizzle_components(const std::string& s, std::vector<int>* out) {
   if (s.empty() || s.size() > 4) return false;
   for (char ch : s) {
     switch (ch) {
-      case 'x': case 'r': out->push_back(0); break;
-      case 'y': case 'g': out->push_back(1); break;
-      case 'z': case 'b': out->push_back(2); break;
-      case 'w': case 'a': out->push_back(3); break;
+      case 'x':
+      case 'r': out->push_back(0); break;
+      case 'y':
+      case 'g': out->push_back(1); break;
+      case 'z':
+      case 'b': out->push_back(2); break;
+      case 'w':
+      case 'a': out->push_back(3); break;
       default: return false;
     }
   }
@@ -182,7 +186,7 @@ ir::ExprPtr FunctionBuilder::constant_value(CXCursor c) {
   ir::SourceLoc loc = ctx_.loc(c);
   if (clang_EvalResult_getKind(r) == CXEval_Int) {
     int64_t v = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
-                                                   : (int64_t)clang_EvalResult_getAsLongLong(r);
+                                                  : (int64_t)clang_EvalResult_getAsLongLong(r);
     e = t->is_bool() ? ir::make_bool(v != 0, loc) : ir::make_int(*t, v, loc);
     if (ir::is_float(t->scalar)) e = convert(ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Long), v, loc), *t, loc);
   } else if (clang_EvalResult_getKind(r) == CXEval_Float && ir::is_float(t->scalar)) {
@@ -223,7 +227,8 @@ bool FunctionBuilder::is_threadgroup_storage(CXCursor init) {
   if (clang_Cursor_isNull(init)) return false;
   bool found = false;
   auto check = [&](CXCursor x) {
-    if (clang_getCursorKind(x) == CXCursor_CallExpr && spelling(clang_getCursorReferenced(x)) == kThreadgroupStorageName)
+    if (clang_getCursorKind(x) == CXCursor_CallExpr &&
+        spelling(clang_getCursorReferenced(x)) == kThreadgroupStorageName)
       found = true;
   };
   check(init);
@@ -243,7 +248,7 @@ bool FunctionBuilder::evaluate_int(CXCursor c, int64_t* value) {
   bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
   if (ok) {
     *value = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
-                                                : (int64_t)clang_EvalResult_getAsLongLong(r);
+                                               : (int64_t)clang_EvalResult_getAsLongLong(r);
   }
   clang_EvalResult_dispose(r);
   return ok;
@@ -329,7 +334,8 @@ ir::ExprPtr FunctionBuilder::float_literal(CXCursor c) {
   // float literal, rounded to float (clang wraps it in a conversion to float
   // under -cl-single-precision-constant, which then disappears).
   bool is_double = clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Double;
-  std::optional<ir::Type> t = is_double ? std::optional<ir::Type>(ir::Type::scalar_of(ir::ScalarKind::Float)) : type_of(c);
+  std::optional<ir::Type> t =
+      is_double ? std::optional<ir::Type>(ir::Type::scalar_of(ir::ScalarKind::Float)) : type_of(c);
   if (!t) return nullptr;
   CXEvalResult r = clang_Cursor_Evaluate(c);
   double v = 0;
@@ -379,8 +385,9 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         }
       }
       if (auto a = absent_params_.find(usr); a != absent_params_.end()) {
-        ctx_.error(c, "parameter '" + a->second + "' does not exist with these function constants (its "
-                      "[[function_constant]] is false)");
+        ctx_.error(c, "parameter '" + a->second +
+                          "' does not exist with these function constants (its "
+                          "[[function_constant]] is false)");
         return nullptr;
       }
       auto it = params_.find(usr);
@@ -400,7 +407,8 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         ir::Type pt = e->type;
         e = ir::make_binary(q->second, pt, std::move(e), ir::make_int(pt, 4, ctx_.loc(c)), ctx_.loc(c));
       }
-      if (auto n = narrow_params_.find(it->second); n != narrow_params_.end()) e = convert(std::move(e), n->second, ctx_.loc(c));
+      if (auto n = narrow_params_.find(it->second); n != narrow_params_.end())
+        e = convert(std::move(e), n->second, ctx_.loc(c));
       return e;
     }
     case CXCursor_VarDecl: {
@@ -676,8 +684,8 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   if (fk == CXCursor_ConversionFunction && (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))))
     return method_call(c, fn);
   if (fk == CXCursor_CXXMethod && !ctx_.in_shim(fn) &&
-      !(spelling(fn) == "operator=" && (clang_CXXMethod_isDefaulted(fn) || !clang_isCursorDefinition(
-                                            clang_getCursorDefinition(fn)))))
+      !(spelling(fn) == "operator=" &&
+        (clang_CXXMethod_isDefaulted(fn) || !clang_isCursorDefinition(clang_getCursorDefinition(fn)))))
     return method_call(c, fn);
   if (fk == CXCursor_CXXMethod && spelling(fn) == "operator=" && nargs == 2) {
     // Struct assignment through the implicit copy-assignment operator.
@@ -715,8 +723,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     std::string owner = spelling(clang_getCursorSemanticParent(fn));
     if (ctx_.in_shim(fn) && !owner.empty())
       ctx_.unsupported(c, "member function '" + spelling(fn) + "' of '" + owner + "'");
-    else
-      ctx_.unsupported(c, "call to '" + spelling(c) + "'");
+    else ctx_.unsupported(c, "call to '" + spelling(c) + "'");
     return nullptr;
   }
   Callee callee = classify_callee(ctx_, fn);
@@ -998,7 +1005,7 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
   }
   if (a->kind == ir::Expr::Kind::VectorConstruct && a->type == *t) return a;
   if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);  // folds integer targets
-  if (a->kind == ir::Expr::Kind::FloatLit && a->type == *t) return a;           // `float(2)`: already 2.0f
+  if (a->kind == ir::Expr::Kind::FloatLit && a->type == *t) return a;            // `float(2)`: already 2.0f
   auto e = make(ir::Expr::Kind::Cast, *t, loc);
   e->args.push_back(std::move(a));
   return e;
@@ -1013,7 +1020,8 @@ ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, con
   // `float4 v = {};` and `float4()`: value-initialised, every lane zero.
   if (elems.empty()) {
     ir::Type lane = ir::Type::scalar_of(t.scalar);
-    auto zero = lane.is_bool() ? ir::make_bool(false, loc) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, loc);
+    auto zero =
+        lane.is_bool() ? ir::make_bool(false, loc) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, loc);
     return convert(convert(std::move(zero), lane, loc), t, loc);
   }
   std::vector<ir::ExprPtr> pieces;
@@ -1029,8 +1037,8 @@ ir::ExprPtr FunctionBuilder::vector_construct(CXCursor c, const ir::Type& t, con
         auto elems_of = make(ir::Expr::Kind::Member, f.type, a->loc);
         elems_of->index = 0;
         elems_of->args.push_back(a->clone());
-        pieces.push_back(ir::make_index(std::move(elems_of), ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), i, a->loc),
-                                        *f.type.elem));
+        pieces.push_back(ir::make_index(
+            std::move(elems_of), ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), i, a->loc), *f.type.elem));
       }
       lanes += f.type.count;
       continue;
@@ -1103,15 +1111,12 @@ bool FunctionBuilder::is_designated(CXCursor x) {
 // and `{ .x = 1 }`: every element placed where its designator says, the
 // ones not named zero, as C does.
 ir::ExprPtr FunctionBuilder::designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids) {
-  int n = t.is_array() ? t.count
-                       : (t.is_struct() ? (int)ctx_.module.structs[t.struct_index].fields.size() : 0);
+  int n = t.is_array() ? t.count : (t.is_struct() ? (int)ctx_.module.structs[t.struct_index].fields.size() : 0);
   if (n <= 0 || n > 65536) {
     ctx_.unsupported(c, "designated initializer for type '" + ir::type_name(ctx_.module, t) + "'");
     return nullptr;
   }
-  auto elem_type = [&](int i) {
-    return t.is_array() ? *t.elem : ctx_.module.structs[t.struct_index].fields[i].type;
-  };
+  auto elem_type = [&](int i) { return t.is_array() ? *t.elem : ctx_.module.structs[t.struct_index].fields[i].type; };
   std::vector<ir::ExprPtr> slots(n);
   int pos = 0;
   for (CXCursor x : kids) {
@@ -1228,10 +1233,10 @@ ir::ExprPtr FunctionBuilder::unexposed(CXCursor c) {
     // It shows as an extent that differs from the operand's, a changed lane
     // count, or (libclang names implicit casts after their operand's
     // declaration) a lost name.
-    bool accessor_in_macro =
-        !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(sub)) ||
-        self_ct.kind != CXType_ExtVector || clang_getNumElements(self_ct) != clang_getNumElements(sub_ct) ||
-        (spelling(c).empty() && !spelling(sub).empty());
+    bool accessor_in_macro = !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(sub)) ||
+                             self_ct.kind != CXType_ExtVector ||
+                             clang_getNumElements(self_ct) != clang_getNumElements(sub_ct) ||
+                             (spelling(c).empty() && !spelling(sub).empty());
     if (accessor_in_macro) {
       ctx_.unsupported(c, "vector component access inside a macro body");
       return nullptr;

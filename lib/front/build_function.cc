@@ -21,8 +21,11 @@ std::string template_args_text(CXCursor decl) {
         std::string t = type_spelling(clang_Cursor_getTemplateArgumentType(decl, i));
         // The shim's renamed OpenCL keywords and address-space spellings read
         // as Metal.
-        for (auto [from, to] : {std::pair<std::string, std::string>{"__global ", "device "}, {"__local ", "threadgroup "},
-                                {"__constant ", "constant "}, {"__private ", ""}, {"__bf16", "bfloat"}}) {
+        for (auto [from, to] : {std::pair<std::string, std::string>{"__global ", "device "},
+                                {"__local ", "threadgroup "},
+                                {"__constant ", "constant "},
+                                {"__private ", ""},
+                                {"__bf16", "bfloat"}}) {
           for (size_t p; (p = t.find(from)) != std::string::npos;) t.replace(p, from.size(), to);
         }
         s += t;
@@ -34,8 +37,7 @@ std::string template_args_text(CXCursor decl) {
         else if (t.kind == CXType_UInt || t.kind == CXType_ULong || t.kind == CXType_ULongLong ||
                  t.kind == CXType_UShort || t.kind == CXType_UChar)
           s += std::to_string(clang_Cursor_getTemplateArgumentUnsignedValue(decl, i));
-        else
-          s += std::to_string(clang_Cursor_getTemplateArgumentValue(decl, i));
+        else s += std::to_string(clang_Cursor_getTemplateArgumentValue(decl, i));
         break;
       }
       default: s += "?"; break;
@@ -254,16 +256,13 @@ ir::StmtPtr construct_body(FrontContext& ctx, FunctionBuilder& b, ir::Function& 
   auto kids = children(ctor);
   for (size_t i = 0; i < kids.size(); ++i) {
     CXCursorKind k = clang_getCursorKind(kids[i]);
-    if (k == CXCursor_MemberRef && i + 1 < kids.size() && clang_isExpression(clang_getCursorKind(kids[i + 1])))
-    {
+    if (k == CXCursor_MemberRef && i + 1 < kids.size() && clang_isExpression(clang_getCursorKind(kids[i + 1]))) {
       std::string field = spelling(kids[i]);
       mem_inits[field] = kids[i + 1];
       ++i;
-    }
-    else if (k == CXCursor_TypeRef || k == CXCursor_CXXBaseSpecifier)
+    } else if (k == CXCursor_TypeRef || k == CXCursor_CXXBaseSpecifier)
       ctx.unsupported(kids[i], "constructor that initializes a base class");
-    else if (k == CXCursor_CompoundStmt)
-      body = kids[i];
+    else if (k == CXCursor_CompoundStmt) body = kids[i];
   }
   for (auto& [field, init] : default_member_initializers(clang_getCursorSemanticParent(ctor)))
     if (!mem_inits.count(field))
@@ -305,7 +304,8 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   // `operator float __attribute__((ext_vector_type(3)))` reads as
   // `operator float3`; the shim's packed_vec<float, 3> as packed_float3.
   if (clang_getCursorKind(def) == CXCursor_ConversionFunction) {
-    if (auto t = convert_type(ctx, clang_getCursorResultType(def), nullptr)) name = "operator " + ir::type_name(ctx.module, *t);
+    if (auto t = convert_type(ctx, clang_getCursorResultType(def), nullptr))
+      name = "operator " + ir::type_name(ctx.module, *t);
   } else if (clang_getCursorKind(def) == CXCursor_Constructor && ctx.in_shim(def)) {
     if (auto owner = owner_struct(ctx, def)) name = ctx.module.structs[owner->struct_index].name;
   }
@@ -325,7 +325,8 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   f.return_type = *rt;
   CXCursorKind kind = clang_getCursorKind(def);
   bool is_ctor = kind == CXCursor_Constructor;
-  bool is_method = (kind == CXCursor_CXXMethod || kind == CXCursor_ConversionFunction) && !clang_CXXMethod_isStatic(def);
+  bool is_method =
+      (kind == CXCursor_CXXMethod || kind == CXCursor_ConversionFunction) && !clang_CXXMethod_isStatic(def);
   std::optional<ir::Type> owner;
   if (is_ctor || is_method) {
     owner = owner_struct(ctx, def);
@@ -369,9 +370,8 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   if (ctx.diags.error_count() != errors) return -1;
   if (!f.def.body) f.def.body = ir::make_block({}, f.def.loc);
   if (!f.def.tg_allocs.empty()) {
-    ctx.error(f.def.tg_allocs[0].loc, "threadgroup variable '" + f.def.tg_allocs[0].name +
-                                          "' in helper function '" + f.display_name +
-                                          "': Metal allows threadgroup variables only in kernels");
+    ctx.error(f.def.tg_allocs[0].loc, "threadgroup variable '" + f.def.tg_allocs[0].name + "' in helper function '" +
+                                          f.display_name + "': Metal allows threadgroup variables only in kernels");
     return -1;
   }
   ctx.module.functions.push_back(std::move(f));

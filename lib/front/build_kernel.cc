@@ -160,8 +160,9 @@ bool FunctionBuilder::build_params(CXCursor fn) {
       } else if (a.name == "texture" || a.name == "sampler") {
         fail(a.loc, "textures and samplers are not supported yet");
         rejected = true;
-      } else if (a.name == "stage_in" || a.name == "visible_function_table" || a.name == "intersection_function_table" ||
-                 a.name == "primitive_acceleration_structure" || a.name == "instance_acceleration_structure") {
+      } else if (a.name == "stage_in" || a.name == "visible_function_table" ||
+                 a.name == "intersection_function_table" || a.name == "primitive_acceleration_structure" ||
+                 a.name == "instance_acceleration_structure") {
         fail(a.loc, "attribute '" + a.name + "' on a kernel parameter is not supported yet");
       } else {
         fail(a.loc, "unknown attribute '" + a.name + "' on kernel parameter");
@@ -199,8 +200,9 @@ bool FunctionBuilder::build_params(CXCursor fn) {
         p.kind = ir::Param::Kind::Buffer;
         p.type = *t;
         p.index = buffer_idx.value_or(-1);
-        if (tg_idx) fail(p.loc, "[[threadgroup(n)]] on " + std::string(ir::address_space_name(space)) +
-                                    " pointer parameter '" + p.name + "'");
+        if (tg_idx)
+          fail(p.loc, "[[threadgroup(n)]] on " + std::string(ir::address_space_name(space)) + " pointer parameter '" +
+                          p.name + "'");
       } else if (space == ir::AddressSpace::Threadgroup) {
         p.kind = ir::Param::Kind::ThreadgroupMemory;
         p.type = *t;
@@ -230,10 +232,10 @@ bool FunctionBuilder::build_params(CXCursor fn) {
         }
         // A quad-group position is thread_index_in_threadgroup / 4 or % 4:
         // the parameter carries the thread index, its uses the division.
-        if (*builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup || *builtin == ir::BuiltinId::ThreadIndexInQuadgroup) {
-          quad_params_[(int)k_->params.size()] = *builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup
-                                                      ? ir::BinaryOp::Div
-                                                      : ir::BinaryOp::Rem;
+        if (*builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup ||
+            *builtin == ir::BuiltinId::ThreadIndexInQuadgroup) {
+          quad_params_[(int)k_->params.size()] =
+              *builtin == ir::BuiltinId::QuadgroupIndexInThreadgroup ? ir::BinaryOp::Div : ir::BinaryOp::Rem;
           p.builtin = ir::BuiltinId::ThreadIndexInThreadgroup;
           p.name += "_thread_index";
         }

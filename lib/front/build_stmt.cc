@@ -41,9 +41,12 @@ bool for_header_parts(const std::vector<Token>& toks, bool part[3]) {
 // Name not yet used by a parameter, variable or threadgroup allocation.
 std::string unique_name(const ir::Kernel& k, const std::string& base) {
   auto used = [&](const std::string& n) {
-    for (auto& v : k.vars) if (v.name == n) return true;
-    for (auto& p : k.params) if (p.name == n) return true;
-    for (auto& a : k.tg_allocs) if (a.name == n) return true;
+    for (auto& v : k.vars)
+      if (v.name == n) return true;
+    for (auto& p : k.params)
+      if (p.name == n) return true;
+    for (auto& a : k.tg_allocs)
+      if (a.name == n) return true;
     return false;
   };
   std::string n = base;
@@ -95,10 +98,18 @@ void FunctionBuilder::stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out) {
   switch (kind) {
     case CXCursor_CompoundStmt: out.push_back(block(c)); return;
     case CXCursor_DeclStmt: decl_stmt(c, out); return;
-    case CXCursor_IfStmt: if (auto s = if_stmt(c)) out.push_back(std::move(s)); return;
-    case CXCursor_ForStmt: if (auto s = for_stmt(c)) out.push_back(std::move(s)); return;
-    case CXCursor_WhileStmt: if (auto s = while_stmt(c)) out.push_back(std::move(s)); return;
-    case CXCursor_DoStmt: if (auto s = do_stmt(c)) out.push_back(std::move(s)); return;
+    case CXCursor_IfStmt:
+      if (auto s = if_stmt(c)) out.push_back(std::move(s));
+      return;
+    case CXCursor_ForStmt:
+      if (auto s = for_stmt(c)) out.push_back(std::move(s));
+      return;
+    case CXCursor_WhileStmt:
+      if (auto s = while_stmt(c)) out.push_back(std::move(s));
+      return;
+    case CXCursor_DoStmt:
+      if (auto s = do_stmt(c)) out.push_back(std::move(s));
+      return;
     case CXCursor_ReturnStmt: {
       auto value = children(c);
       auto r = make_stmt(ir::Stmt::Kind::Return, loc);
@@ -281,8 +292,8 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
       continue;
     }
     if (space != ir::AddressSpace::Private) {
-      ctx_.unsupported(v, std::string("local variable '") + name + "' in the " + ir::address_space_name(space) +
-                              " address space");
+      ctx_.unsupported(
+          v, std::string("local variable '") + name + "' in the " + ir::address_space_name(space) + " address space");
       continue;
     }
     ir::ExprPtr init;
@@ -410,8 +421,10 @@ bool has_inner_break(CXCursor c) {
       [](CXCursor x, CXCursor, CXClientData d) {
         switch (clang_getCursorKind(x)) {
           case CXCursor_BreakStmt: *static_cast<bool*>(d) = true; return CXChildVisit_Break;
-          case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_DoStmt: case CXCursor_SwitchStmt:
-            return CXChildVisit_Continue;
+          case CXCursor_ForStmt:
+          case CXCursor_WhileStmt:
+          case CXCursor_DoStmt:
+          case CXCursor_SwitchStmt: return CXChildVisit_Continue;
           default: return CXChildVisit_Recurse;
         }
       },
@@ -530,11 +543,14 @@ void FunctionBuilder::switch_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
                                     std::move(eq), ctx_.loc(it->label))
                   : std::move(eq);
     }
-    if (chain && chain->kind != ir::Stmt::Kind::Block) chain = ir::make_block([&] {
-      std::vector<ir::StmtPtr> v;
-      v.push_back(std::move(chain));
-      return v;
-    }(), loc);
+    if (chain && chain->kind != ir::Stmt::Kind::Block)
+      chain = ir::make_block(
+          [&] {
+            std::vector<ir::StmtPtr> v;
+            v.push_back(std::move(chain));
+            return v;
+          }(),
+          loc);
     chain = ir::make_if(std::move(test), group_body(*it), std::move(chain), ctx_.loc(it->label));
   }
   if (chain) out.push_back(std::move(chain));

@@ -110,8 +110,9 @@ class FunctionBuilder {
   // In a member function: `*this` (the `self` reference parameter); in a
   // constructor: the object being built (a local variable).
   ir::ExprPtr self_;
+
  private:
-  std::map<std::string, int> params_;    // ParmDecl USR -> Kernel::params
+  std::map<std::string, int> params_;  // ParmDecl USR -> Kernel::params
   // Quad-group builtins: parameter (holding thread_index_in_threadgroup)
   // -> the operation by 4 its uses apply.
   std::map<int, ir::BinaryOp> quad_params_;
@@ -122,10 +123,10 @@ class FunctionBuilder {
   std::set<int> reference_params_;
   // Kernel parameters that do not exist with these function constants.
   std::map<std::string, std::string> absent_params_;
-  std::map<std::string, int> vars_;      // VarDecl USR -> Kernel::vars
+  std::map<std::string, int> vars_;  // VarDecl USR -> Kernel::vars
   // Reference variables (`T& x = obj;`): VarDecl USR -> the pointer variable.
   std::map<std::string, int> reference_vars_;
-  std::map<std::string, int> tg_allocs_; // VarDecl USR -> Kernel::tg_allocs
+  std::map<std::string, int> tg_allocs_;  // VarDecl USR -> Kernel::tg_allocs
   // Helper-function inlining: ParmDecl USR -> argument expression, one map
   // per active inlined call; and the functions being inlined (recursion).
   std::vector<std::map<std::string, const ir::Expr*>> substitutions_;

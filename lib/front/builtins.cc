@@ -39,9 +39,8 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
   // Apple's __metal_* builtins are forwarding helpers in the shim: inlined
   // like the user's own.
   // So are the shim's matrix operators and transpose (Metal code in the shim).
-  bool shim_helper = name.rfind("__metal_", 0) == 0 ||
-                     ((name.rfind("operator", 0) == 0 || name == "transpose") && clang_isCursorDefinition(
-                                                                                       clang_getCursorDefinition(fn)));
+  bool shim_helper = name.rfind("__metal_", 0) == 0 || ((name.rfind("operator", 0) == 0 || name == "transpose") &&
+                                                        clang_isCursorDefinition(clang_getCursorDefinition(fn)));
   if (in_metal && shim_helper) {
     c.kind = Callee::Kind::User;
     c.name = name;
@@ -73,7 +72,8 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
       c.op = *ir::collective_from_name(info.name);
       break;
     case ir::IntrinsicForm::Barrier:
-      c.kind = *id == ir::Intrinsic::SimdgroupBarrier ? Callee::Kind::SimdgroupBarrier : Callee::Kind::ThreadgroupBarrier;
+      c.kind =
+          *id == ir::Intrinsic::SimdgroupBarrier ? Callee::Kind::SimdgroupBarrier : Callee::Kind::ThreadgroupBarrier;
       break;
     case ir::IntrinsicForm::SimdMatrix: c.kind = Callee::Kind::SimdMatrix; break;
     case ir::IntrinsicForm::Bitcast: c.kind = Callee::Kind::AsType; break;

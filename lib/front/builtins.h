@@ -15,18 +15,18 @@ namespace mslport::front {
 
 struct Callee {
   enum class Kind {
-    Intrinsic,         // a Call of `intrinsic` (ir/intrinsic_table.def)
-    Collective,        // SIMD-group function: `op`
+    Intrinsic,   // a Call of `intrinsic` (ir/intrinsic_table.def)
+    Collective,  // SIMD-group function: `op`
     ThreadgroupBarrier,
     SimdgroupBarrier,
-    AsType,            // as_type<T>(x) -> Bitcast
-    Infinity,          // __builtin_inff() from the shim's INFINITY / HUGE_VALF
-    NaN,               // __builtin_nanf("") from NAN
-    VectorConstructor, // the shim's __mslport_make_float4(...) for float4(...)
-    Conversion,        // the shim's metal::__mslport_convert<T>(x) for (T)x
-    SimdMatrix,        // simdgroup_load/store/multiply...
-    OtherMetal,        // declared by the shim but with no IR form
-    User,              // a function of the user's program
+    AsType,             // as_type<T>(x) -> Bitcast
+    Infinity,           // __builtin_inff() from the shim's INFINITY / HUGE_VALF
+    NaN,                // __builtin_nanf("") from NAN
+    VectorConstructor,  // the shim's __mslport_make_float4(...) for float4(...)
+    Conversion,         // the shim's metal::__mslport_convert<T>(x) for (T)x
+    SimdMatrix,         // simdgroup_load/store/multiply...
+    OtherMetal,         // declared by the shim but with no IR form
+    User,               // a function of the user's program
     Unknown,
   };
   Kind kind = Kind::Unknown;

@@ -27,7 +27,7 @@ struct FrontContext {
   // Declarations already turned into module-level entities, keyed by USR.
   std::map<std::string, int> struct_by_usr;
   std::map<std::string, int> const_by_usr;
-  std::map<std::string, int> function_by_usr;       // Module::functions
+  std::map<std::string, int> function_by_usr;  // Module::functions
   // Module::structs that are the shim's packed vectors (packed_float3).
   std::set<int> packed_vectors;
   // Function constants of the program (name -> index) and those given no
@@ -45,7 +45,7 @@ struct FrontContext {
   std::map<std::string, ir::SourceLoc> kernel_names;
   // Cache of in_shim(CXFile).
   mutable std::map<const void*, bool> shim_files;
-  std::vector<std::string> functions_in_progress;   // USRs being built (recursion)
+  std::vector<std::string> functions_in_progress;  // USRs being built (recursion)
 
   FrontContext(DiagEngine& d, ir::Module& m) : diags(d), module(m) {}
 

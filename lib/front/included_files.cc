@@ -82,8 +82,8 @@ class DirectiveScanner {
       } else {
         line_start = false;
         if (c == '"' || c == '\'') skip_quoted(c);
-        else if (c == 'R' && i_ + 1 < s_.size() && s_[i_ + 1] == '"' && (i_ == 0 || !ident_char(s_[i_ - 1]) ||
-                                                                             raw_prefix()))
+        else if (c == 'R' && i_ + 1 < s_.size() && s_[i_ + 1] == '"' &&
+                 (i_ == 0 || !ident_char(s_[i_ - 1]) || raw_prefix()))
           skip_raw_string();
         else ++i_;
       }
@@ -196,7 +196,8 @@ std::string dir_of(const std::string& path) {
 
 // A define's body as a file name: "name" or <name>.
 bool literal_name(const std::string& body, std::string* name, char* delimiter) {
-  if (body.size() >= 2 && ((body.front() == '"' && body.back() == '"') || (body.front() == '<' && body.back() == '>'))) {
+  if (body.size() >= 2 &&
+      ((body.front() == '"' && body.back() == '"') || (body.front() == '<' && body.back() == '>'))) {
     *name = body.substr(1, body.size() - 2);
     *delimiter = body.front();
     return name->find_first_of("\"<>") == std::string::npos;
@@ -288,8 +289,9 @@ class IncludeReader {
       }
       total_ += f.text.size();
       if (total_ > kMaxTotalBytes) {
-        error(includer, d, "cannot #" + d.keyword + " '" + name + "': the included files exceed " +
-                               byte_size_text(kMaxTotalBytes) + " together");
+        error(includer, d,
+              "cannot #" + d.keyword + " '" + name + "': the included files exceed " + byte_size_text(kMaxTotalBytes) +
+                  " together");
         return;
       }
       files_->push_back(std::move(f));

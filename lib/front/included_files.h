@@ -37,8 +37,8 @@ struct IncludedFile {
 
 // The include search of a parse, from its clang arguments.
 struct IncludeSearch {
-  std::vector<std::string> quote_dirs;   // -iquote
-  std::vector<std::string> dirs;         // -I, -isystem, -idirafter, in that order
+  std::vector<std::string> quote_dirs;                       // -iquote
+  std::vector<std::string> dirs;                             // -I, -isystem, -idirafter, in that order
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE
 };
 IncludeSearch include_search_from_args(const std::vector<std::string>& clang_args);

@@ -12,8 +12,8 @@ bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
 
 // Two-character punctuators the adaptations care about (the rest are lexed
 // one character at a time, which is enough for matching brackets).
-const char* const kPunct2[] = {"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-                               "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##"};
+const char* const kPunct2[] = {"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+                               "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##"};
 
 }  // namespace
 
@@ -114,7 +114,8 @@ LexedSource lex_metal(const std::string& s) {
       out.tokens.push_back(t);
       continue;
     }
-    if (c == '"' || c == '\'' || ((c == 'u' || c == 'U' || c == 'L') && i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\''))) {
+    if (c == '"' || c == '\'' ||
+        ((c == 'u' || c == 'U' || c == 'L') && i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\''))) {
       size_t q = c == '"' || c == '\'' ? i : i + 1;
       char quote = s[q];
       size_t e = q + 1;
@@ -141,7 +142,8 @@ LexedSource lex_metal(const std::string& s) {
         char d = s[i];
         if (ident_char(d) || d == '.' || d == '\'') {
           ++i;
-        } else if ((d == '+' || d == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P')) {
+        } else if ((d == '+' || d == '-') &&
+                   (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P')) {
           ++i;
         } else {
           break;
@@ -172,7 +174,7 @@ size_t matching_close(const std::vector<LexToken>& toks, size_t open) {
   for (size_t i = open; i < toks.size(); ++i) {
     if (toks[i].directive != toks[open].directive) {
       if (toks[open].directive >= 0) return toks.size();  // a directive ends at its line
-      continue;                                          // code does not match into directives
+      continue;                                           // code does not match into directives
     }
     if (toks[i].text == o) ++depth;
     else if (toks[i].text == close && --depth == 0) return i;

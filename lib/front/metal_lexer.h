@@ -12,11 +12,11 @@ namespace mslport::front {
 struct LexToken {
   enum class Kind { Identifier, Number, String, Char, Punct };
   Kind kind = Kind::Punct;
-  std::string text;     // spelling (a punctuator is one or two characters)
-  size_t begin = 0;     // byte offsets in the source
+  std::string text;  // spelling (a punctuator is one or two characters)
+  size_t begin = 0;  // byte offsets in the source
   size_t end = 0;
-  int line = 1;         // 1-based
-  int directive = -1;   // index of the preprocessor directive it belongs to, or -1
+  int line = 1;        // 1-based
+  int directive = -1;  // index of the preprocessor directive it belongs to, or -1
   bool is(const char* s) const { return text == s; }
   bool ident(const char* s) const { return kind == Kind::Identifier && text == s; }
 };

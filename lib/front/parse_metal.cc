@@ -3,7 +3,6 @@
 // through with the user's file:line:col, and walks the program scope:
 // structs, program-scope constants and kernels.
 #include "front/parse_metal.h"
-#include "support/phase_times.h"
 
 #include <clang-c/Index.h>
 #include <sys/stat.h>
@@ -23,6 +22,7 @@
 #include "front/types.h"
 #include "front/vector_initializers.h"
 #include "support/install_paths.h"
+#include "support/phase_times.h"
 #include "support/regular_file.h"
 
 namespace mslport::front {
@@ -57,9 +57,7 @@ bool FrontContext::in_shim_path(const std::string& p) const {
   return p.size() > shim_dir.size() && p.compare(0, shim_dir.size(), shim_dir) == 0 && p[shim_dir.size()] == '/';
 }
 
-bool FrontContext::in_shim(CXCursor c) const {
-  return in_shim(expansion_pos(clang_getCursorLocation(c)).file);
-}
+bool FrontContext::in_shim(CXCursor c) const { return in_shim(expansion_pos(clang_getCursorLocation(c)).file); }
 
 std::string usr_of(CXCursor decl) {
   std::string u = take(clang_getCursorUSR(decl));
@@ -74,13 +72,20 @@ namespace {
 // spellings); the user wrote Metal.
 std::string metal_spelling(std::string msg) {
   static const std::pair<const char*, const char*> kWords[] = {
-      {"in C++ for OpenCL", "in Metal"}, {"in OpenCL", "in Metal"},
-      {"__global ", "device "},          {"__local ", "threadgroup "},
-      {"__constant ", "constant "},      {"__private ", ""},
-      {"__generic ", ""},                {" __global", " device"},
-      {" __local", " threadgroup"},      {" __constant", " constant"},
-      {" __private", ""},                {"__bf16", "bfloat"},
-      {"__mkrn", "kernel"},              {"local__mslport_kw", "local"},
+      {"in C++ for OpenCL", "in Metal"},
+      {"in OpenCL", "in Metal"},
+      {"__global ", "device "},
+      {"__local ", "threadgroup "},
+      {"__constant ", "constant "},
+      {"__private ", ""},
+      {"__generic ", ""},
+      {" __global", " device"},
+      {" __local", " threadgroup"},
+      {" __constant", " constant"},
+      {" __private", ""},
+      {"__bf16", "bfloat"},
+      {"__mkrn", "kernel"},
+      {"local__mslport_kw", "local"},
       {"global__mslport_kw", "global"},
   };
   for (auto& [from, to] : kWords)
@@ -112,8 +117,8 @@ std::string enclosing_function_usr(FrontContext& ctx, CXSourceLocation where) {
     if ((k == CXCursor_TypedefDecl || k == CXCursor_TypeAliasDecl) &&
         clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit)
       return std::string(kUnusableAliasPrefix) + usr_of(c);
-    if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate ||
-        k == CXCursor_CXXMethod || k == CXCursor_Constructor)
+    if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate || k == CXCursor_CXXMethod ||
+        k == CXCursor_Constructor)
       return "";  // a type's members belong to every kernel that uses the type
     c = clang_getCursorSemanticParent(c);
   }
@@ -297,7 +302,8 @@ void build_instance(FrontContext& ctx, CXCursor fn, const std::string& host_name
     return;
   }
   if (!is_kernel(instance)) {
-    fail(label, reason("explicit instantiation with [[host_name]] of '" + spelling(instance) + "', which is not a kernel"));
+    fail(label,
+         reason("explicit instantiation with [[host_name]] of '" + spelling(instance) + "', which is not a kernel"));
     return;
   }
   CXCursor def = clang_getCursorDefinition(instance);
@@ -353,8 +359,8 @@ void build_scope(FrontContext& ctx, CXCursor scope) {
 // Whether clang entered only files read_included_files had read (a name
 // resolved differently would have been read by clang itself, unchecked):
 // the check that the mechanism has no gap.
-bool all_inclusions_read(CXTranslationUnit tu, const std::string& main_path,
-                         const std::vector<IncludedFile>& included, DiagEngine& diags) {
+bool all_inclusions_read(CXTranslationUnit tu, const std::string& main_path, const std::vector<IncludedFile>& included,
+                         DiagEngine& diags) {
   struct Visit {
     std::set<std::pair<dev_t, ino_t>> known;
     std::set<std::string> known_names;
@@ -373,8 +379,8 @@ bool all_inclusions_read(CXTranslationUnit tu, const std::string& main_path,
         auto* v = static_cast<Visit*>(data);
         std::string name = take(clang_getFileName(file));
         struct stat st;
-        bool known = v->known_names.count(name) ||
-                     (::stat(name.c_str(), &st) == 0 && v->known.count({st.st_dev, st.st_ino}));
+        bool known =
+            v->known_names.count(name) || (::stat(name.c_str(), &st) == 0 && v->known.count({st.st_dev, st.st_ino}));
         if (!known) v->unknown.push_back(name);
       },
       &v);
@@ -511,7 +517,8 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     auto shorts = short_vector_initializers(tu);
     if (shorts.empty()) break;
     // Later offsets first, so earlier ones stay valid.
-    std::sort(shorts.begin(), shorts.end(), [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
+    std::sort(shorts.begin(), shorts.end(),
+              [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
     // A list in a template is reported once per instance: complete it once,
     // and not at all when instances disagree on the count (vec<T, N>).
     std::vector<ShortVectorInitializer> unique;

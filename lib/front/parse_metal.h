@@ -44,7 +44,6 @@ struct ParseOptions {
 // on macOS with bfloat support. -U and -D on the command line change them.
 inline const char* const kPredefinedMacros[] = {"__METAL_VERSION__=320", "__METAL_MACOS__=1", "__HAVE_BFLOAT__=1"};
 
-
 // libclang parses on a thread of its own with an 8 MB stack, which clang's
 // parser overflows on deeply nested input (it recurses once per `?:` of a
 // chain). This makes libclang parse on the calling thread instead, whose
@@ -58,8 +57,7 @@ void parse_on_calling_thread();
 // With `skipped`, a kernel that cannot be translated (an error inside it or
 // inside a function it calls) is left out and listed there with its
 // reasons instead; errors outside kernels still fail the file.
-std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags,
-                                           const ParseOptions& options = {},
+std::optional<ir::Module> parse_metal_file(const std::string& path, DiagEngine& diags, const ParseOptions& options = {},
                                            std::vector<SkippedKernel>* skipped = nullptr);
 
 // Same, with the source text given in memory (path is used for diagnostics).

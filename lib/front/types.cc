@@ -11,15 +11,20 @@ std::optional<ir::ScalarKind> scalar_kind(CXTypeKind k) {
   using ir::ScalarKind;
   switch (k) {
     case CXType_Bool: return ScalarKind::Bool;
-    case CXType_Char_S: case CXType_SChar: return ScalarKind::Char;
-    case CXType_Char_U: case CXType_UChar: return ScalarKind::UChar;
+    case CXType_Char_S:
+    case CXType_SChar: return ScalarKind::Char;
+    case CXType_Char_U:
+    case CXType_UChar: return ScalarKind::UChar;
     case CXType_Short: return ScalarKind::Short;
     case CXType_UShort: return ScalarKind::UShort;
     case CXType_Int: return ScalarKind::Int;
     case CXType_UInt: return ScalarKind::UInt;
-    case CXType_Long: case CXType_LongLong: return ScalarKind::Long;
-    case CXType_ULong: case CXType_ULongLong: return ScalarKind::ULong;
-    case CXType_Half: case CXType_Float16: return ScalarKind::Half;
+    case CXType_Long:
+    case CXType_LongLong: return ScalarKind::Long;
+    case CXType_ULong:
+    case CXType_ULongLong: return ScalarKind::ULong;
+    case CXType_Half:
+    case CXType_Float16: return ScalarKind::Half;
     case CXType_BFloat16: return ScalarKind::BFloat;
     case CXType_Float: return ScalarKind::Float;
     default: return std::nullopt;
@@ -124,7 +129,8 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
     case CXType_Record: {
       CXCursor decl = clang_getTypeDeclaration(c);
       // The shim's atomic_bool (OpenCL has none of its own).
-      if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl)) return ir::Type::atomic_of(ir::ScalarKind::Bool);
+      if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl))
+        return ir::Type::atomic_of(ir::ScalarKind::Bool);
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));
@@ -164,8 +170,8 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   CXCursorKind kind = clang_getCursorKind(decl);
   // The shim's structs are Metal's own types, with IR forms of their own;
   // metal::array<T, N> is an ordinary struct holding T[N].
-  bool shim_array = ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix" ||
-                                          spelling(decl) == "packed_vec");
+  bool shim_array =
+      ctx.in_shim(decl) && (spelling(decl) == "array" || spelling(decl) == "matrix" || spelling(decl) == "packed_vec");
   if ((kind != CXCursor_StructDecl && kind != CXCursor_ClassDecl && kind != CXCursor_UnionDecl) ||
       (ctx.in_shim(decl) && !shim_array)) {
     if (why) *why = "type '" + type_spelling(clang_getCursorType(decl)) + "'";

@@ -10,7 +10,8 @@
 namespace mslport::front {
 
 std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit tu) {
-  static const std::regex kShort(R"(too few elements in vector initialization \(expected (\d+) elements, have (\d+)\))");
+  static const std::regex kShort(
+      R"(too few elements in vector initialization \(expected (\d+) elements, have (\d+)\))");
   std::vector<ShortVectorInitializer> out;
   unsigned n = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; ++i) {

@@ -18,7 +18,18 @@ enum class Intrinsic {
 };
 
 enum class IntrinsicGroup {
-  Math, Integer, Relational, Geometric, Common, Atomic, Simd, Quad, Synchronisation, SimdMatrix, Reinterpret, Internal
+  Math,
+  Integer,
+  Relational,
+  Geometric,
+  Common,
+  Atomic,
+  Simd,
+  Quad,
+  Synchronisation,
+  SimdMatrix,
+  Reinterpret,
+  Internal
 };
 // The IR node a call becomes.
 enum class IntrinsicForm { Call, Collective, Barrier, SimdMatrix, Bitcast };

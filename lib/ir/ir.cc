@@ -30,10 +30,18 @@ bool is_unsigned_int(ScalarKind k) {
 }
 int scalar_size(ScalarKind k) {
   switch (k) {
-    case ScalarKind::Bool: case ScalarKind::Char: case ScalarKind::UChar: return 1;
-    case ScalarKind::Short: case ScalarKind::UShort: case ScalarKind::Half: case ScalarKind::BFloat: return 2;
-    case ScalarKind::Int: case ScalarKind::UInt: case ScalarKind::Float: return 4;
-    case ScalarKind::Long: case ScalarKind::ULong: return 8;
+    case ScalarKind::Bool:
+    case ScalarKind::Char:
+    case ScalarKind::UChar: return 1;
+    case ScalarKind::Short:
+    case ScalarKind::UShort:
+    case ScalarKind::Half:
+    case ScalarKind::BFloat: return 2;
+    case ScalarKind::Int:
+    case ScalarKind::UInt:
+    case ScalarKind::Float: return 4;
+    case ScalarKind::Long:
+    case ScalarKind::ULong: return 8;
   }
   return 0;
 }
@@ -48,17 +56,45 @@ const char* address_space_name(AddressSpace a) {
 }
 
 Type Type::void_type() { return Type{}; }
-Type Type::scalar_of(ScalarKind k) { Type t; t.kind = Kind::Scalar; t.scalar = k; return t; }
-Type Type::vector_of(ScalarKind k, int n) { Type t; t.kind = Kind::Vector; t.scalar = k; t.count = n; return t; }
+Type Type::scalar_of(ScalarKind k) {
+  Type t;
+  t.kind = Kind::Scalar;
+  t.scalar = k;
+  return t;
+}
+Type Type::vector_of(ScalarKind k, int n) {
+  Type t;
+  t.kind = Kind::Vector;
+  t.scalar = k;
+  t.count = n;
+  return t;
+}
 Type Type::pointer_to(Type pointee, AddressSpace s, bool pointee_const) {
-  Type t; t.kind = Kind::Pointer; t.elem = std::make_shared<const Type>(std::move(pointee));
-  t.space = s; t.is_const = pointee_const; return t;
+  Type t;
+  t.kind = Kind::Pointer;
+  t.elem = std::make_shared<const Type>(std::move(pointee));
+  t.space = s;
+  t.is_const = pointee_const;
+  return t;
 }
 Type Type::array_of(Type elem, int n) {
-  Type t; t.kind = Kind::Array; t.elem = std::make_shared<const Type>(std::move(elem)); t.count = n; return t;
+  Type t;
+  t.kind = Kind::Array;
+  t.elem = std::make_shared<const Type>(std::move(elem));
+  t.count = n;
+  return t;
 }
-Type Type::struct_of(int index) { Type t; t.kind = Kind::Struct; t.struct_index = index; return t; }
-Type Type::atomic_of(ScalarKind k) { Type t = scalar_of(k); t.atomic = true; return t; }
+Type Type::struct_of(int index) {
+  Type t;
+  t.kind = Kind::Struct;
+  t.struct_index = index;
+  return t;
+}
+Type Type::atomic_of(ScalarKind k) {
+  Type t = scalar_of(k);
+  t.atomic = true;
+  return t;
+}
 
 bool Type::operator==(const Type& o) const {
   if (kind != o.kind) return false;
@@ -74,7 +110,10 @@ bool Type::operator==(const Type& o) const {
   return false;
 }
 
-static const struct { BuiltinId id; const char* name; } kBuiltins[] = {
+static const struct {
+  BuiltinId id;
+  const char* name;
+} kBuiltins[] = {
     {BuiltinId::ThreadPositionInGrid, "thread_position_in_grid"},
     {BuiltinId::ThreadPositionInThreadgroup, "thread_position_in_threadgroup"},
     {BuiltinId::ThreadgroupPositionInGrid, "threadgroup_position_in_grid"},
@@ -93,36 +132,48 @@ static const struct { BuiltinId id; const char* name; } kBuiltins[] = {
     {BuiltinId::ThreadIndexInQuadgroup, "thread_index_in_quadgroup"},
 };
 const char* builtin_attr_name(BuiltinId b) {
-  for (auto& e : kBuiltins) if (e.id == b) return e.name;
+  for (auto& e : kBuiltins)
+    if (e.id == b) return e.name;
   return "?";
 }
 std::optional<BuiltinId> builtin_from_attr(const std::string& a) {
-  for (auto& e : kBuiltins) if (a == e.name) return e.id;
+  for (auto& e : kBuiltins)
+    if (a == e.name) return e.id;
   return std::nullopt;
 }
 
-static const struct { CollectiveOp op; Intrinsic id; } kCollectives[] = {
+static const struct {
+  CollectiveOp op;
+  Intrinsic id;
+} kCollectives[] = {
 #define MSLPORT_COLLECTIVE(name) {CollectiveOp::name, Intrinsic::name},
     MSLPORT_COLLECTIVE(SimdSum) MSLPORT_COLLECTIVE(SimdProduct) MSLPORT_COLLECTIVE(SimdMax) MSLPORT_COLLECTIVE(SimdMin)
-    MSLPORT_COLLECTIVE(SimdAnd) MSLPORT_COLLECTIVE(SimdOr) MSLPORT_COLLECTIVE(SimdXor)
-    MSLPORT_COLLECTIVE(SimdPrefixInclusiveSum) MSLPORT_COLLECTIVE(SimdPrefixExclusiveSum)
-    MSLPORT_COLLECTIVE(SimdBroadcast) MSLPORT_COLLECTIVE(SimdBroadcastFirst) MSLPORT_COLLECTIVE(SimdShuffle)
-    MSLPORT_COLLECTIVE(SimdShuffleDown) MSLPORT_COLLECTIVE(SimdShuffleUp) MSLPORT_COLLECTIVE(SimdShuffleXor)
-    MSLPORT_COLLECTIVE(SimdAll) MSLPORT_COLLECTIVE(SimdAny) MSLPORT_COLLECTIVE(SimdBallot)
-    MSLPORT_COLLECTIVE(SimdPrefixInclusiveProduct) MSLPORT_COLLECTIVE(SimdPrefixExclusiveProduct)
-    MSLPORT_COLLECTIVE(SimdShuffleRotateDown) MSLPORT_COLLECTIVE(SimdShuffleRotateUp) MSLPORT_COLLECTIVE(SimdIsFirst)
-    MSLPORT_COLLECTIVE(QuadSum) MSLPORT_COLLECTIVE(QuadProduct) MSLPORT_COLLECTIVE(QuadMax) MSLPORT_COLLECTIVE(QuadMin)
-    MSLPORT_COLLECTIVE(QuadAnd) MSLPORT_COLLECTIVE(QuadOr) MSLPORT_COLLECTIVE(QuadXor)
-    MSLPORT_COLLECTIVE(QuadPrefixInclusiveSum) MSLPORT_COLLECTIVE(QuadPrefixExclusiveSum)
-    MSLPORT_COLLECTIVE(QuadBroadcast) MSLPORT_COLLECTIVE(QuadShuffle) MSLPORT_COLLECTIVE(QuadShuffleDown)
-    MSLPORT_COLLECTIVE(QuadShuffleUp) MSLPORT_COLLECTIVE(QuadShuffleXor) MSLPORT_COLLECTIVE(QuadAll)
-    MSLPORT_COLLECTIVE(QuadAny) MSLPORT_COLLECTIVE(QuadPrefixInclusiveProduct)
-    MSLPORT_COLLECTIVE(QuadPrefixExclusiveProduct) MSLPORT_COLLECTIVE(QuadBroadcastFirst)
-    MSLPORT_COLLECTIVE(QuadShuffleRotateDown) MSLPORT_COLLECTIVE(QuadShuffleRotateUp) MSLPORT_COLLECTIVE(QuadIsFirst)
+        MSLPORT_COLLECTIVE(SimdAnd) MSLPORT_COLLECTIVE(SimdOr) MSLPORT_COLLECTIVE(SimdXor) MSLPORT_COLLECTIVE(
+            SimdPrefixInclusiveSum) MSLPORT_COLLECTIVE(SimdPrefixExclusiveSum) MSLPORT_COLLECTIVE(SimdBroadcast)
+            MSLPORT_COLLECTIVE(SimdBroadcastFirst) MSLPORT_COLLECTIVE(SimdShuffle) MSLPORT_COLLECTIVE(SimdShuffleDown)
+                MSLPORT_COLLECTIVE(SimdShuffleUp) MSLPORT_COLLECTIVE(SimdShuffleXor) MSLPORT_COLLECTIVE(SimdAll)
+                    MSLPORT_COLLECTIVE(SimdAny) MSLPORT_COLLECTIVE(SimdBallot) MSLPORT_COLLECTIVE(
+                        SimdPrefixInclusiveProduct) MSLPORT_COLLECTIVE(SimdPrefixExclusiveProduct)
+                        MSLPORT_COLLECTIVE(SimdShuffleRotateDown) MSLPORT_COLLECTIVE(SimdShuffleRotateUp)
+                            MSLPORT_COLLECTIVE(SimdIsFirst) MSLPORT_COLLECTIVE(QuadSum) MSLPORT_COLLECTIVE(QuadProduct)
+                                MSLPORT_COLLECTIVE(QuadMax) MSLPORT_COLLECTIVE(QuadMin) MSLPORT_COLLECTIVE(QuadAnd)
+                                    MSLPORT_COLLECTIVE(QuadOr) MSLPORT_COLLECTIVE(QuadXor)
+                                        MSLPORT_COLLECTIVE(QuadPrefixInclusiveSum)
+                                            MSLPORT_COLLECTIVE(QuadPrefixExclusiveSum) MSLPORT_COLLECTIVE(QuadBroadcast)
+                                                MSLPORT_COLLECTIVE(QuadShuffle) MSLPORT_COLLECTIVE(QuadShuffleDown)
+                                                    MSLPORT_COLLECTIVE(QuadShuffleUp) MSLPORT_COLLECTIVE(QuadShuffleXor)
+                                                        MSLPORT_COLLECTIVE(QuadAll) MSLPORT_COLLECTIVE(QuadAny)
+                                                            MSLPORT_COLLECTIVE(QuadPrefixInclusiveProduct)
+                                                                MSLPORT_COLLECTIVE(QuadPrefixExclusiveProduct)
+                                                                    MSLPORT_COLLECTIVE(QuadBroadcastFirst)
+                                                                        MSLPORT_COLLECTIVE(QuadShuffleRotateDown)
+                                                                            MSLPORT_COLLECTIVE(QuadShuffleRotateUp)
+                                                                                MSLPORT_COLLECTIVE(QuadIsFirst)
 #undef MSLPORT_COLLECTIVE
 };
 Intrinsic collective_intrinsic(CollectiveOp op) {
-  for (auto& e : kCollectives) if (e.op == op) return e.id;
+  for (auto& e : kCollectives)
+    if (e.op == op) return e.id;
   return Intrinsic::None;
 }
 const char* collective_name(CollectiveOp op) {
@@ -132,11 +183,15 @@ const char* collective_name(CollectiveOp op) {
 std::optional<CollectiveOp> collective_from_name(const std::string& n) {
   auto id = intrinsic_named(n);
   if (!id) return std::nullopt;
-  for (auto& e : kCollectives) if (e.id == *id) return e.op;
+  for (auto& e : kCollectives)
+    if (e.id == *id) return e.op;
   return std::nullopt;
 }
 
-static const struct { SimdMatrixOpKind op; const char* name; } kMatrixOps[] = {
+static const struct {
+  SimdMatrixOpKind op;
+  const char* name;
+} kMatrixOps[] = {
     {SimdMatrixOpKind::Load, "simdgroup_load"},
     {SimdMatrixOpKind::Store, "simdgroup_store"},
     {SimdMatrixOpKind::Multiply, "simdgroup_multiply"},
@@ -144,35 +199,51 @@ static const struct { SimdMatrixOpKind op; const char* name; } kMatrixOps[] = {
     {SimdMatrixOpKind::Fill, "make_filled_simdgroup_matrix"},
 };
 const char* simd_matrix_op_name(SimdMatrixOpKind op) {
-  for (auto& e : kMatrixOps) if (e.op == op) return e.name;
+  for (auto& e : kMatrixOps)
+    if (e.op == op) return e.name;
   return "?";
 }
 std::optional<SimdMatrixOpKind> simd_matrix_op_from_name(const std::string& n) {
-  for (auto& e : kMatrixOps) if (n == e.name) return e.op;
+  for (auto& e : kMatrixOps)
+    if (n == e.name) return e.op;
   return std::nullopt;
 }
 
 const char* unary_spelling(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Neg: return "-"; case UnaryOp::Plus: return "+";
-    case UnaryOp::Not: return "!"; case UnaryOp::BitNot: return "~";
-    case UnaryOp::PreInc: case UnaryOp::PostInc: return "++";
-    case UnaryOp::PreDec: case UnaryOp::PostDec: return "--";
-    case UnaryOp::Deref: return "*"; case UnaryOp::AddrOf: return "&";
+    case UnaryOp::Neg: return "-";
+    case UnaryOp::Plus: return "+";
+    case UnaryOp::Not: return "!";
+    case UnaryOp::BitNot: return "~";
+    case UnaryOp::PreInc:
+    case UnaryOp::PostInc: return "++";
+    case UnaryOp::PreDec:
+    case UnaryOp::PostDec: return "--";
+    case UnaryOp::Deref: return "*";
+    case UnaryOp::AddrOf: return "&";
   }
   return "?";
 }
 const char* binary_spelling(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Add: return "+"; case BinaryOp::Sub: return "-";
-    case BinaryOp::Mul: return "*"; case BinaryOp::Div: return "/";
-    case BinaryOp::Rem: return "%"; case BinaryOp::Shl: return "<<";
-    case BinaryOp::Shr: return ">>"; case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitOr: return "|"; case BinaryOp::BitXor: return "^";
-    case BinaryOp::LogAnd: return "&&"; case BinaryOp::LogOr: return "||";
-    case BinaryOp::Lt: return "<"; case BinaryOp::Gt: return ">";
-    case BinaryOp::Le: return "<="; case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "=="; case BinaryOp::Ne: return "!=";
+    case BinaryOp::Add: return "+";
+    case BinaryOp::Sub: return "-";
+    case BinaryOp::Mul: return "*";
+    case BinaryOp::Div: return "/";
+    case BinaryOp::Rem: return "%";
+    case BinaryOp::Shl: return "<<";
+    case BinaryOp::Shr: return ">>";
+    case BinaryOp::BitAnd: return "&";
+    case BinaryOp::BitOr: return "|";
+    case BinaryOp::BitXor: return "^";
+    case BinaryOp::LogAnd: return "&&";
+    case BinaryOp::LogOr: return "||";
+    case BinaryOp::Lt: return "<";
+    case BinaryOp::Gt: return ">";
+    case BinaryOp::Le: return "<=";
+    case BinaryOp::Ge: return ">=";
+    case BinaryOp::Eq: return "==";
+    case BinaryOp::Ne: return "!=";
     case BinaryOp::Comma: return ",";
   }
   return "?";
@@ -180,10 +251,20 @@ const char* binary_spelling(BinaryOp op) {
 
 ExprPtr Expr::clone() const {
   auto e = std::make_unique<Expr>();
-  e->kind = kind; e->type = type; e->loc = loc; e->int_value = int_value;
-  e->float_value = float_value; e->spelling = spelling; e->index = index; e->arrow = arrow;
-  e->unary_op = unary_op; e->binary_op = binary_op; e->assign_op = assign_op;
-  e->collective_op = collective_op; e->matrix_op = matrix_op; e->components = components;
+  e->kind = kind;
+  e->type = type;
+  e->loc = loc;
+  e->int_value = int_value;
+  e->float_value = float_value;
+  e->spelling = spelling;
+  e->index = index;
+  e->arrow = arrow;
+  e->unary_op = unary_op;
+  e->binary_op = binary_op;
+  e->assign_op = assign_op;
+  e->collective_op = collective_op;
+  e->matrix_op = matrix_op;
+  e->components = components;
   e->intrinsic = intrinsic;
   for (auto& a : args) e->args.push_back(a ? a->clone() : nullptr);
   if (mask) e->mask = mask->clone();
@@ -192,34 +273,45 @@ ExprPtr Expr::clone() const {
 
 StmtPtr Stmt::clone() const {
   auto s = std::make_unique<Stmt>();
-  s->kind = kind; s->loc = loc; s->var = var;
+  s->kind = kind;
+  s->loc = loc;
+  s->var = var;
   for (auto& c : stmts) s->stmts.push_back(c ? c->clone() : nullptr);
   if (expr) s->expr = expr->clone();
   if (init) s->init = init->clone();
   if (step) s->step = step->clone();
   if (body) s->body = body->clone();
   if (else_body) s->else_body = else_body->clone();
-  s->simdgroup_scope = simdgroup_scope; s->mem_flags = mem_flags; s->lockstep = lockstep;
+  s->simdgroup_scope = simdgroup_scope;
+  s->mem_flags = mem_flags;
+  s->lockstep = lockstep;
   s->comment = comment;
   return s;
 }
 
 const Kernel* Module::find_kernel(const std::string& name) const {
-  for (auto& k : kernels) if (k.name == name) return &k;
+  for (auto& k : kernels)
+    if (k.name == name) return &k;
   return nullptr;
 }
 
 Kernel clone_kernel(const Kernel& k) {
   Kernel c;
-  c.name = k.name; c.loc = k.loc; c.params = k.params;
-  c.max_total_threads_per_threadgroup = k.max_total_threads_per_threadgroup; c.vars = k.vars; c.tg_allocs = k.tg_allocs;
+  c.name = k.name;
+  c.loc = k.loc;
+  c.params = k.params;
+  c.max_total_threads_per_threadgroup = k.max_total_threads_per_threadgroup;
+  c.vars = k.vars;
+  c.tg_allocs = k.tg_allocs;
   c.body = k.body ? k.body->clone() : nullptr;
   return c;
 }
 Module clone_module(const Module& m) {
   Module c;
-  c.source_path = m.source_path; c.structs = m.structs;
-  for (auto& g : m.constants) c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc});
+  c.source_path = m.source_path;
+  c.structs = m.structs;
+  for (auto& g : m.constants)
+    c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc});
   for (auto& f : m.functions) c.functions.push_back(Function{clone_kernel(f.def), f.return_type, f.display_name});
   for (auto& k : m.kernels) c.kernels.push_back(clone_kernel(k));
   return c;
@@ -258,7 +350,8 @@ std::string type_name(const Module& m, const Type& t) {
       return "simdgroup_matrix<" + std::string(scalar_name(t.scalar)) + ", " + std::to_string(t.count) + ", " +
              std::to_string(t.count) + ">";
     case Type::Kind::Pointer:
-      return std::string(address_space_name(t.space)) + " " + (t.is_const ? "const " : "") + type_name(m, *t.elem) + "*";
+      return std::string(address_space_name(t.space)) + " " + (t.is_const ? "const " : "") + type_name(m, *t.elem) +
+             "*";
     case Type::Kind::Array: return type_name(m, *t.elem) + "[" + (t.count ? std::to_string(t.count) : "") + "]";
     case Type::Kind::Struct:
       return t.struct_index >= 0 && t.struct_index < (int)m.structs.size() ? m.structs[t.struct_index].name : "struct?";
@@ -267,43 +360,87 @@ std::string type_name(const Module& m, const Type& t) {
 }
 
 ExprPtr make_int(Type t, int64_t v, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::IntLit; e->type = std::move(t);
-  e->int_value = v; e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::IntLit;
+  e->type = std::move(t);
+  e->int_value = v;
+  e->loc = std::move(loc);
+  return e;
 }
 ExprPtr make_bool(bool v, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::BoolLit; e->type = Type::scalar_of(ScalarKind::Bool);
-  e->int_value = v ? 1 : 0; e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::BoolLit;
+  e->type = Type::scalar_of(ScalarKind::Bool);
+  e->int_value = v ? 1 : 0;
+  e->loc = std::move(loc);
+  return e;
 }
 ExprPtr make_var_ref(const Kernel& k, int var, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::VarRef; e->type = k.vars.at(var).type;
-  e->index = var; e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::VarRef;
+  e->type = k.vars.at(var).type;
+  e->index = var;
+  e->loc = std::move(loc);
+  return e;
 }
 ExprPtr make_binary(BinaryOp op, Type t, ExprPtr a, ExprPtr b, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Binary; e->type = std::move(t); e->binary_op = op;
-  e->args.push_back(std::move(a)); e->args.push_back(std::move(b)); e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Binary;
+  e->type = std::move(t);
+  e->binary_op = op;
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  e->loc = std::move(loc);
+  return e;
 }
 ExprPtr make_unary(UnaryOp op, Type t, ExprPtr a, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Unary; e->type = std::move(t); e->unary_op = op;
-  e->args.push_back(std::move(a)); e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Unary;
+  e->type = std::move(t);
+  e->unary_op = op;
+  e->args.push_back(std::move(a));
+  e->loc = std::move(loc);
+  return e;
 }
 ExprPtr make_assign(ExprPtr lhs, ExprPtr rhs, SourceLoc loc) {
-  auto e = std::make_unique<Expr>(); e->kind = Expr::Kind::Assign; e->type = lhs->type;
-  e->args.push_back(std::move(lhs)); e->args.push_back(std::move(rhs)); e->loc = std::move(loc); return e;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::Assign;
+  e->type = lhs->type;
+  e->args.push_back(std::move(lhs));
+  e->args.push_back(std::move(rhs));
+  e->loc = std::move(loc);
+  return e;
 }
 StmtPtr make_block(std::vector<StmtPtr> stmts, SourceLoc loc) {
-  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::Block; s->stmts = std::move(stmts);
-  s->loc = std::move(loc); return s;
+  auto s = std::make_unique<Stmt>();
+  s->kind = Stmt::Kind::Block;
+  s->stmts = std::move(stmts);
+  s->loc = std::move(loc);
+  return s;
 }
 StmtPtr make_expr_stmt(ExprPtr e) {
-  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::ExprStmt; s->loc = e->loc; s->expr = std::move(e); return s;
+  auto s = std::make_unique<Stmt>();
+  s->kind = Stmt::Kind::ExprStmt;
+  s->loc = e->loc;
+  s->expr = std::move(e);
+  return s;
 }
 StmtPtr make_decl(int var, ExprPtr init, SourceLoc loc) {
-  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::Decl; s->var = var; s->expr = std::move(init);
-  s->loc = std::move(loc); return s;
+  auto s = std::make_unique<Stmt>();
+  s->kind = Stmt::Kind::Decl;
+  s->var = var;
+  s->expr = std::move(init);
+  s->loc = std::move(loc);
+  return s;
 }
 StmtPtr make_if(ExprPtr cond, StmtPtr then_body, StmtPtr else_body, SourceLoc loc) {
-  auto s = std::make_unique<Stmt>(); s->kind = Stmt::Kind::If; s->expr = std::move(cond);
-  s->body = std::move(then_body); s->else_body = std::move(else_body); s->loc = std::move(loc); return s;
+  auto s = std::make_unique<Stmt>();
+  s->kind = Stmt::Kind::If;
+  s->expr = std::move(cond);
+  s->body = std::move(then_body);
+  s->else_body = std::move(else_body);
+  s->loc = std::move(loc);
+  return s;
 }
 ExprPtr make_call(std::string callee, Type type, std::vector<ExprPtr> args, SourceLoc loc) {
   auto e = std::make_unique<Expr>();
@@ -343,8 +480,8 @@ ExprPtr make_index(ExprPtr base, ExprPtr index, Type element) {
 ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, Type element) {
   Type type = pointer->type;
   SourceLoc loc = pointer->loc;
-  return make_unary(UnaryOp::AddrOf, std::move(type), make_index(std::move(pointer), std::move(index), std::move(element)),
-                        std::move(loc));
+  return make_unary(UnaryOp::AddrOf, std::move(type),
+                    make_index(std::move(pointer), std::move(index), std::move(element)), std::move(loc));
 }
 
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
@@ -352,9 +489,21 @@ int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
   std::string base = name, n = name;
   for (int i = 1;; ++i) {
     bool clash = false;
-    for (auto& v : k.vars) if (v.name == n) { clash = true; break; }
-    for (auto& p : k.params) if (p.name == n) { clash = true; break; }
-    for (auto& a : k.tg_allocs) if (a.name == n) { clash = true; break; }
+    for (auto& v : k.vars)
+      if (v.name == n) {
+        clash = true;
+        break;
+      }
+    for (auto& p : k.params)
+      if (p.name == n) {
+        clash = true;
+        break;
+      }
+    for (auto& a : k.tg_allocs)
+      if (a.name == n) {
+        clash = true;
+        break;
+      }
     if (!clash) break;
     n = base + "_" + std::to_string(i);
   }
@@ -368,9 +517,8 @@ bool is_increment(UnaryOp op) {
 
 bool same_expr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.type != b.type || a.index != b.index || a.int_value != b.int_value ||
-      a.float_value != b.float_value || a.spelling != b.spelling || a.arrow != b.arrow ||
-      a.unary_op != b.unary_op || a.binary_op != b.binary_op || a.components != b.components ||
-      a.intrinsic != b.intrinsic ||
+      a.float_value != b.float_value || a.spelling != b.spelling || a.arrow != b.arrow || a.unary_op != b.unary_op ||
+      a.binary_op != b.binary_op || a.components != b.components || a.intrinsic != b.intrinsic ||
       a.args.size() != b.args.size())
     return false;
   for (size_t i = 0; i < a.args.size(); ++i)
@@ -407,8 +555,7 @@ int written_variable(const Expr& e) {
   if (!writes_operand(e)) return -1;
   const Expr* t = e.args[0].get();
   while (t->kind == Expr::Kind::Index || t->kind == Expr::Kind::Member || t->kind == Expr::Kind::Swizzle) {
-    if ((t->kind == Expr::Kind::Index && t->args[0]->type.is_pointer()) ||
-        (t->kind == Expr::Kind::Member && t->arrow))
+    if ((t->kind == Expr::Kind::Index && t->args[0]->type.is_pointer()) || (t->kind == Expr::Kind::Member && t->arrow))
       return -1;  // memory through a pointer, not the pointer variable
     t = t->args[0].get();
   }
@@ -439,7 +586,8 @@ std::set<int> vars_written(const Stmt& s) {
 
 void walk_exprs(const Expr& e, const std::function<bool(const Expr&)>& f) {
   if (!f(e)) return;
-  for (auto& a : e.args) if (a) walk_exprs(*a, f);
+  for (auto& a : e.args)
+    if (a) walk_exprs(*a, f);
   if (e.mask) walk_exprs(*e.mask, f);
 }
 StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> remap) {
@@ -466,19 +614,22 @@ StmtPtr clone_with_fresh_vars(Kernel& k, const Stmt& body, std::map<int, int> re
 
 void walk_exprs_mut(Expr& e, const std::function<bool(Expr&)>& f) {
   if (!f(e)) return;
-  for (auto& a : e.args) if (a) walk_exprs_mut(*a, f);
+  for (auto& a : e.args)
+    if (a) walk_exprs_mut(*a, f);
   if (e.mask) walk_exprs_mut(*e.mask, f);
 }
 void walk_stmts(const Stmt& s, const std::function<bool(const Stmt&)>& f) {
   if (!f(s)) return;
-  for (auto& c : s.stmts) if (c) walk_stmts(*c, f);
+  for (auto& c : s.stmts)
+    if (c) walk_stmts(*c, f);
   if (s.init) walk_stmts(*s.init, f);
   if (s.body) walk_stmts(*s.body, f);
   if (s.else_body) walk_stmts(*s.else_body, f);
 }
 void walk_stmts_mut(Stmt& s, const std::function<bool(Stmt&)>& f) {
   if (!f(s)) return;
-  for (auto& c : s.stmts) if (c) walk_stmts_mut(*c, f);
+  for (auto& c : s.stmts)
+    if (c) walk_stmts_mut(*c, f);
   if (s.init) walk_stmts_mut(*s.init, f);
   if (s.body) walk_stmts_mut(*s.body, f);
   if (s.else_body) walk_stmts_mut(*s.else_body, f);

@@ -35,14 +35,12 @@ struct SourceLoc {
   bool valid() const { return line > 0; }
 };
 
-enum class ScalarKind {
-  Bool, Char, UChar, Short, UShort, Int, UInt, Long, ULong, Half, BFloat, Float
-};
+enum class ScalarKind { Bool, Char, UChar, Short, UShort, Int, UInt, Long, ULong, Half, BFloat, Float };
 const char* scalar_name(ScalarKind k);  // Metal spelling: "uint", "bfloat", ...
 bool is_float(ScalarKind k);            // Half, BFloat, Float
 bool is_signed_int(ScalarKind k);
 bool is_unsigned_int(ScalarKind k);
-int scalar_size(ScalarKind k);          // bytes
+int scalar_size(ScalarKind k);  // bytes
 
 enum class AddressSpace { Private, Device, Constant, Threadgroup };
 const char* address_space_name(AddressSpace a);  // "thread", "device", ...
@@ -96,24 +94,24 @@ struct Type {
 // Metal's thread-geometry attributes (MSL spec, table "attributes for kernel
 // function input arguments").
 enum class BuiltinId {
-  ThreadPositionInGrid,          // [[thread_position_in_grid]]
-  ThreadPositionInThreadgroup,   // [[thread_position_in_threadgroup]]
-  ThreadgroupPositionInGrid,     // [[threadgroup_position_in_grid]]
-  ThreadsPerThreadgroup,         // [[threads_per_threadgroup]]
-  ThreadsPerGrid,                // [[threads_per_grid]]
-  ThreadgroupsPerGrid,           // [[threadgroups_per_grid]]
-  ThreadIndexInThreadgroup,      // [[thread_index_in_threadgroup]]
-  ThreadIndexInSimdgroup,        // [[thread_index_in_simdgroup]]
-  SimdgroupIndexInThreadgroup,   // [[simdgroup_index_in_threadgroup]]
-  ThreadsPerSimdgroup,           // [[threads_per_simdgroup]]
-  SimdgroupsPerThreadgroup,      // [[simdgroups_per_threadgroup]]
-  DispatchThreadsPerThreadgroup, // [[dispatch_threads_per_threadgroup]]
-  GridOrigin,                    // [[grid_origin]]
-  GridSize,                      // [[grid_size]]
+  ThreadPositionInGrid,           // [[thread_position_in_grid]]
+  ThreadPositionInThreadgroup,    // [[thread_position_in_threadgroup]]
+  ThreadgroupPositionInGrid,      // [[threadgroup_position_in_grid]]
+  ThreadsPerThreadgroup,          // [[threads_per_threadgroup]]
+  ThreadsPerGrid,                 // [[threads_per_grid]]
+  ThreadgroupsPerGrid,            // [[threadgroups_per_grid]]
+  ThreadIndexInThreadgroup,       // [[thread_index_in_threadgroup]]
+  ThreadIndexInSimdgroup,         // [[thread_index_in_simdgroup]]
+  SimdgroupIndexInThreadgroup,    // [[simdgroup_index_in_threadgroup]]
+  ThreadsPerSimdgroup,            // [[threads_per_simdgroup]]
+  SimdgroupsPerThreadgroup,       // [[simdgroups_per_threadgroup]]
+  DispatchThreadsPerThreadgroup,  // [[dispatch_threads_per_threadgroup]]
+  GridOrigin,                     // [[grid_origin]]
+  GridSize,                       // [[grid_size]]
   // Quad-groups are the 4-thread runs of a SIMD group. The front end turns
   // these two into thread_index_in_threadgroup / 4 and % 4; no IR uses them.
-  QuadgroupIndexInThreadgroup,   // [[quadgroup_index_in_threadgroup]]
-  ThreadIndexInQuadgroup,        // [[thread_index_in_quadgroup]]
+  QuadgroupIndexInThreadgroup,  // [[quadgroup_index_in_threadgroup]]
+  ThreadIndexInQuadgroup,       // [[thread_index_in_quadgroup]]
 };
 const char* builtin_attr_name(BuiltinId b);  // "thread_position_in_grid"
 std::optional<BuiltinId> builtin_from_attr(const std::string& attr);
@@ -132,29 +130,53 @@ constexpr int kMaxThreadgroupMemoryBytes = 32 * 1024;
 constexpr int kMaxNestingDepth = 10000;
 
 enum class CollectiveOp {
-  SimdSum, SimdProduct, SimdMax, SimdMin, SimdAnd, SimdOr, SimdXor,
-  SimdPrefixInclusiveSum, SimdPrefixExclusiveSum,
+  SimdSum,
+  SimdProduct,
+  SimdMax,
+  SimdMin,
+  SimdAnd,
+  SimdOr,
+  SimdXor,
+  SimdPrefixInclusiveSum,
+  SimdPrefixExclusiveSum,
   SimdBroadcast,       // (value, lane)
   SimdBroadcastFirst,  // (value)
   SimdShuffle,         // (value, lane)
   SimdShuffleDown,     // (value, delta)
   SimdShuffleUp,       // (value, delta)
   SimdShuffleXor,      // (value, mask)
-  SimdAll, SimdAny,    // (bool)
-  SimdBallot,          // (bool) -> simd_vote (as ulong)
-  SimdPrefixInclusiveProduct, SimdPrefixExclusiveProduct,
-  SimdShuffleRotateDown, SimdShuffleRotateUp,  // (value, delta), modulo the 32 lanes
-  SimdIsFirst,         // () -> bool: the lowest active lane
+  SimdAll,
+  SimdAny,     // (bool)
+  SimdBallot,  // (bool) -> simd_vote (as ulong)
+  SimdPrefixInclusiveProduct,
+  SimdPrefixExclusiveProduct,
+  SimdShuffleRotateDown,
+  SimdShuffleRotateUp,  // (value, delta), modulo the 32 lanes
+  SimdIsFirst,          // () -> bool: the lowest active lane
   // Over the 4-lane quads of a SIMD group (lanes 4q .. 4q + 3), with the
   // meaning of the simd_ form within the quad.
-  QuadSum, QuadProduct, QuadMax, QuadMin, QuadAnd, QuadOr, QuadXor,
-  QuadPrefixInclusiveSum, QuadPrefixExclusiveSum,
-  QuadBroadcast, QuadShuffle, QuadShuffleDown, QuadShuffleUp, QuadShuffleXor,
-  QuadAll, QuadAny,
-  QuadPrefixInclusiveProduct, QuadPrefixExclusiveProduct,
+  QuadSum,
+  QuadProduct,
+  QuadMax,
+  QuadMin,
+  QuadAnd,
+  QuadOr,
+  QuadXor,
+  QuadPrefixInclusiveSum,
+  QuadPrefixExclusiveSum,
+  QuadBroadcast,
+  QuadShuffle,
+  QuadShuffleDown,
+  QuadShuffleUp,
+  QuadShuffleXor,
+  QuadAll,
+  QuadAny,
+  QuadPrefixInclusiveProduct,
+  QuadPrefixExclusiveProduct,
   QuadBroadcastFirst,  // (value): the lowest active lane's of the quad
-  QuadShuffleRotateDown, QuadShuffleRotateUp,  // (value, delta), modulo the 4 lanes
-  QuadIsFirst,         // () -> bool: the lowest active lane of the quad
+  QuadShuffleRotateDown,
+  QuadShuffleRotateUp,  // (value, delta), modulo the 4 lanes
+  QuadIsFirst,          // () -> bool: the lowest active lane of the quad
 };
 const char* collective_name(CollectiveOp op);  // Metal spelling
 std::optional<CollectiveOp> collective_from_name(const std::string& name);
@@ -176,8 +198,25 @@ std::optional<SimdMatrixOpKind> simd_matrix_op_from_name(const std::string& name
 
 enum class UnaryOp { Neg, Plus, Not /* ! */, BitNot /* ~ */, PreInc, PreDec, PostInc, PostDec, Deref, AddrOf };
 enum class BinaryOp {
-  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
-  LogAnd, LogOr, Lt, Gt, Le, Ge, Eq, Ne, Comma
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Shl,
+  Shr,
+  BitAnd,
+  BitOr,
+  BitXor,
+  LogAnd,
+  LogOr,
+  Lt,
+  Gt,
+  Le,
+  Ge,
+  Eq,
+  Ne,
+  Comma
 };
 const char* unary_spelling(UnaryOp op);
 const char* binary_spelling(BinaryOp op);
@@ -187,34 +226,34 @@ using ExprPtr = std::unique_ptr<Expr>;
 
 struct Expr {
   enum class Kind {
-    IntLit,       // int_value (bit pattern, interpret by type)
-    FloatLit,     // float_value; spelling keeps the source text for printing
-    BoolLit,      // int_value 0/1
-    VarRef,       // index -> Kernel::vars
-    ParamRef,     // index -> Kernel::params (buffers, constants, builtins)
-    TgAllocRef,   // index -> Kernel::tg_allocs (decays to its array type)
-    GlobalConstRef, // index -> Module::constants
-    Unary,        // unary_op, args[0]
-    Binary,       // binary_op, args[0], args[1]
-    Assign,       // args[0] = args[1]; compound: assign_op set (e.g. Add for +=)
-    Conditional,  // args[0] ? args[1] : args[2]
-    Call,         // intrinsic (a row of ir/intrinsic_table.def; spelling its
-                  // Metal name, e.g. "exp", "precise::exp"), args; or a call
-                  // a backend's own step inserts (intrinsic None, spelling
-                  // the callee)
-    Cast,         // convert args[0] to type (value conversion, C rules)
-    Bitcast,      // as_type<type>(args[0])
-    Index,        // args[0][args[1]]; args[0] is a pointer or array
-    Member,       // args[0].field (struct: member_index; through pointer if
-                  // args[0] is a pointer: arrow = true)
-    Swizzle,      // args[0].xyzw...; components = lane indices
-    VectorConstruct, // type(args...) e.g. float4(a, b, c, d)
-    Collective,   // collective_op, args; mask (after passes)
-    InitList,     // { args... } for arrays / structs
-    SimdMatrixOp, // matrix_op, args (see SimdMatrixOpKind); spelling = Metal name
-    UserCall,     // index -> Module::functions, args (a reference parameter's
-                  // argument is the lvalue itself); passes::inline_functions
-                  // replaces every one before the execution-model passes
+    IntLit,           // int_value (bit pattern, interpret by type)
+    FloatLit,         // float_value; spelling keeps the source text for printing
+    BoolLit,          // int_value 0/1
+    VarRef,           // index -> Kernel::vars
+    ParamRef,         // index -> Kernel::params (buffers, constants, builtins)
+    TgAllocRef,       // index -> Kernel::tg_allocs (decays to its array type)
+    GlobalConstRef,   // index -> Module::constants
+    Unary,            // unary_op, args[0]
+    Binary,           // binary_op, args[0], args[1]
+    Assign,           // args[0] = args[1]; compound: assign_op set (e.g. Add for +=)
+    Conditional,      // args[0] ? args[1] : args[2]
+    Call,             // intrinsic (a row of ir/intrinsic_table.def; spelling its
+                      // Metal name, e.g. "exp", "precise::exp"), args; or a call
+                      // a backend's own step inserts (intrinsic None, spelling
+                      // the callee)
+    Cast,             // convert args[0] to type (value conversion, C rules)
+    Bitcast,          // as_type<type>(args[0])
+    Index,            // args[0][args[1]]; args[0] is a pointer or array
+    Member,           // args[0].field (struct: member_index; through pointer if
+                      // args[0] is a pointer: arrow = true)
+    Swizzle,          // args[0].xyzw...; components = lane indices
+    VectorConstruct,  // type(args...) e.g. float4(a, b, c, d)
+    Collective,       // collective_op, args; mask (after passes)
+    InitList,         // { args... } for arrays / structs
+    SimdMatrixOp,     // matrix_op, args (see SimdMatrixOpKind); spelling = Metal name
+    UserCall,         // index -> Module::functions, args (a reference parameter's
+                      // argument is the lvalue itself); passes::inline_functions
+                      // replaces every one before the execution-model passes
   };
   Kind kind;
   Type type;
@@ -231,7 +270,7 @@ struct Expr {
   CollectiveOp collective_op = CollectiveOp::SimdSum;
   SimdMatrixOpKind matrix_op = SimdMatrixOpKind::Load;
   Intrinsic intrinsic = Intrinsic::None;  // Call: the Metal function
-  std::vector<int> components;        // Swizzle lanes
+  std::vector<int> components;            // Swizzle lanes
   std::vector<ExprPtr> args;
   // Collective only: the active-lane predicate, a per-thread bool
   // expression set by passes::predicate_sync (nullptr = all lanes that
@@ -259,7 +298,7 @@ struct Stmt {
     Return,    // expr: the returned value (helper functions only)
     Break,
     Continue,
-    Barrier,   // threadgroup_barrier / simdgroup_barrier
+    Barrier,  // threadgroup_barrier / simdgroup_barrier
   };
   Kind kind;
   SourceLoc loc;
@@ -297,21 +336,21 @@ struct Var {
 
 struct Param {
   enum class Kind {
-    Buffer,           // device/constant pointer [[buffer(n)]]
-    ConstantRef,      // constant T& [[buffer(n)]] (struct or scalar, by ref)
-    ConstantValue,    // T by value in constant space, [[buffer(n)]] (rare)
-    ThreadgroupMemory,// threadgroup T* [[threadgroup(n)]] (dynamic size)
-    Builtin,          // [[thread_position_in_grid]] ...
+    Buffer,             // device/constant pointer [[buffer(n)]]
+    ConstantRef,        // constant T& [[buffer(n)]] (struct or scalar, by ref)
+    ConstantValue,      // T by value in constant space, [[buffer(n)]] (rare)
+    ThreadgroupMemory,  // threadgroup T* [[threadgroup(n)]] (dynamic size)
+    Builtin,            // [[thread_position_in_grid]] ...
     // Helper functions only (Module::functions):
-    Value,            // a parameter passed by value (pointers included)
-    Reference,        // T& in `space`; `type` is the referenced type
+    Value,      // a parameter passed by value (pointers included)
+    Reference,  // T& in `space`; `type` is the referenced type
   };
   Kind kind;
   std::string name;
-  Type type;           // pointer type for Buffer/ThreadgroupMemory; the
-                       // referenced type for ConstantRef; scalar/vector for
-                       // Builtin
-  int index = -1;      // buffer / threadgroup index (explicit or implicit)
+  Type type;                    // pointer type for Buffer/ThreadgroupMemory; the
+                                // referenced type for ConstantRef; scalar/vector for
+                                // Builtin
+  int index = -1;               // buffer / threadgroup index (explicit or implicit)
   bool implicit_index = false;  // no [[buffer(n)]] attribute in the source
   BuiltinId builtin = BuiltinId::ThreadPositionInGrid;
   AddressSpace space = AddressSpace::Private;  // Reference: the referent's space
@@ -362,10 +401,10 @@ struct Kernel {
   // [[max_total_threads_per_threadgroup(n)]]: launches with larger
   // threadgroups are refused; 0 = Metal's device limit only.
   int max_total_threads_per_threadgroup = 0;
-  std::vector<Param> params;    // in source order
+  std::vector<Param> params;  // in source order
   std::vector<Var> vars;
   std::vector<TgAlloc> tg_allocs;
-  StmtPtr body;                 // a Block
+  StmtPtr body;  // a Block
 };
 
 // A helper function of the user's program (template instances included),
@@ -373,13 +412,13 @@ struct Kernel {
 // Reference, its body may `return` a value, and its calls are UserCall
 // expressions; passes::inline_functions inlines every call into the kernels.
 struct Function {
-  Kernel def;            // name (unique in the module), params, vars, body
-  Type return_type;      // Void for none
+  Kernel def;                // name (unique in the module), params, vars, body
+  Type return_type;          // Void for none
   std::string display_name;  // as the user writes it: "load<float, 4>"
 };
 
 struct Module {
-  std::string source_path;      // as given
+  std::string source_path;  // as given
   std::vector<StructDef> structs;
   std::vector<GlobalConst> constants;
   std::vector<Function> functions;

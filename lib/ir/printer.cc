@@ -46,13 +46,13 @@ class Printer {
       case Expr::Kind::BoolLit: return e.int_value ? "true" : "false";
       case Expr::Kind::VarRef:
         return k_ && e.index >= 0 && e.index < (int)k_->vars.size() ? k_->vars[e.index].name
-                                                                     : "var#" + std::to_string(e.index);
+                                                                    : "var#" + std::to_string(e.index);
       case Expr::Kind::ParamRef:
         return k_ && e.index >= 0 && e.index < (int)k_->params.size() ? k_->params[e.index].name
-                                                                       : "param#" + std::to_string(e.index);
+                                                                      : "param#" + std::to_string(e.index);
       case Expr::Kind::TgAllocRef:
         return k_ && e.index >= 0 && e.index < (int)k_->tg_allocs.size() ? k_->tg_allocs[e.index].name
-                                                                          : "tg#" + std::to_string(e.index);
+                                                                         : "tg#" + std::to_string(e.index);
       case Expr::Kind::GlobalConstRef:
         return e.index >= 0 && e.index < (int)m_.constants.size() ? m_.constants[e.index].name
                                                                   : "const#" + std::to_string(e.index);

@@ -20,7 +20,10 @@ struct Verifier {
 
   bool is_lvalue(const Expr& e) {
     switch (e.kind) {
-      case Expr::Kind::VarRef: case Expr::Kind::Index: case Expr::Kind::Member: case Expr::Kind::Swizzle:
+      case Expr::Kind::VarRef:
+      case Expr::Kind::Index:
+      case Expr::Kind::Member:
+      case Expr::Kind::Swizzle:
       case Expr::Kind::TgAllocRef:  // `threadgroup float x;`
         return true;
       case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref;
@@ -38,10 +41,14 @@ struct Verifier {
 
   void expr(const Expr& e) {
     auto nargs = [&](size_t n) {
-      if (e.args.size() != n) fail(e.loc, "expression has " + std::to_string(e.args.size()) + " operands, expected " + std::to_string(n));
+      if (e.args.size() != n)
+        fail(e.loc, "expression has " + std::to_string(e.args.size()) + " operands, expected " + std::to_string(n));
     };
     for (auto& a : e.args) {
-      if (!a) { fail(e.loc, "null operand"); return; }
+      if (!a) {
+        fail(e.loc, "null operand");
+        return;
+      }
     }
     switch (e.kind) {
       case Expr::Kind::VarRef:
@@ -51,7 +58,8 @@ struct Verifier {
         if (e.index < 0 || e.index >= (int)k.params.size()) fail(e.loc, "parameter handle out of range");
         break;
       case Expr::Kind::TgAllocRef:
-        if (e.index < 0 || e.index >= (int)k.tg_allocs.size()) fail(e.loc, "threadgroup allocation handle out of range");
+        if (e.index < 0 || e.index >= (int)k.tg_allocs.size())
+          fail(e.loc, "threadgroup allocation handle out of range");
         break;
       case Expr::Kind::GlobalConstRef:
         if (e.index < 0 || e.index >= (int)m.constants.size()) fail(e.loc, "constant handle out of range");
@@ -63,7 +71,8 @@ struct Verifier {
         if (e.args.size() == 2 && !is_lvalue(*e.args[0])) fail(e.loc, "assignment to a non-lvalue");
         break;
       case Expr::Kind::Conditional: nargs(3); break;
-      case Expr::Kind::Cast: case Expr::Kind::Bitcast: nargs(1); break;
+      case Expr::Kind::Cast:
+      case Expr::Kind::Bitcast: nargs(1); break;
       case Expr::Kind::Index:
         nargs(2);
         if (e.args.size() == 2 && !e.args[0]->type.is_pointer() && !e.args[0]->type.is_array() &&
@@ -81,11 +90,13 @@ struct Verifier {
         break;
       case Expr::Kind::Swizzle:
         nargs(1);
-        for (int c : e.components) if (c < 0 || c > 3) fail(e.loc, "swizzle component out of range");
+        for (int c : e.components)
+          if (c < 0 || c > 3) fail(e.loc, "swizzle component out of range");
         break;
       case Expr::Kind::SimdMatrixOp:
         switch (e.matrix_op) {
-          case SimdMatrixOpKind::Load: case SimdMatrixOpKind::Store: nargs(5); break;
+          case SimdMatrixOpKind::Load:
+          case SimdMatrixOpKind::Store: nargs(5); break;
           case SimdMatrixOpKind::Multiply: nargs(3); break;
           case SimdMatrixOpKind::MultiplyAccumulate: nargs(4); break;
           case SimdMatrixOpKind::Fill: nargs(1); break;
@@ -128,20 +139,29 @@ struct Verifier {
         else expr(*s.expr);
         return;
       case Stmt::Kind::If:
-        if (!s.expr || !s.body) { fail(s.loc, "if without condition or body"); return; }
+        if (!s.expr || !s.body) {
+          fail(s.loc, "if without condition or body");
+          return;
+        }
         expr(*s.expr);
         stmt(*s.body, loop_depth);
         if (s.else_body) stmt(*s.else_body, loop_depth);
         return;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        if (!s.body) { fail(s.loc, "loop without body"); return; }
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile:
+        if (!s.body) {
+          fail(s.loc, "loop without body");
+          return;
+        }
         if (s.kind != Stmt::Kind::For && !s.expr) fail(s.loc, "loop without condition");
         if (s.init) stmt(*s.init, loop_depth);
         if (s.expr) expr(*s.expr);
         if (s.step) expr(*s.step);
         stmt(*s.body, loop_depth + 1);
         return;
-      case Stmt::Kind::Break: case Stmt::Kind::Continue:
+      case Stmt::Kind::Break:
+      case Stmt::Kind::Continue:
         if (loop_depth == 0) fail(s.loc, "break/continue outside a loop");
         return;
       case Stmt::Kind::Return:
@@ -152,8 +172,7 @@ struct Verifier {
           fail(s.loc, "return without a value in a function that returns one");
         }
         return;
-      case Stmt::Kind::Barrier:
-        return;
+      case Stmt::Kind::Barrier: return;
     }
   }
 };

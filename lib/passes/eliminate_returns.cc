@@ -62,17 +62,16 @@ struct Eliminator {
         s = make_block(std::move(v), loc);
         return true;
       }
-      case Stmt::Kind::Block:
-        return rewrite_block(*s, in_plain_loop);
+      case Stmt::Kind::Block: return rewrite_block(*s, in_plain_loop);
       case Stmt::Kind::If: {
         bool a = rewrite_block(*s->body, in_plain_loop);
         bool b = s->else_body ? rewrite_block(*s->else_body, in_plain_loop) : false;
         return a || b;
       }
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        return rewrite_block(*s->body, !contains_sync(*s));
-      default:
-        return false;
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: return rewrite_block(*s->body, !contains_sync(*s));
+      default: return false;
     }
   }
 };

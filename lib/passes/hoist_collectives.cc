@@ -23,9 +23,9 @@ struct Hoister {
   // Post-order: inner collectives first, so their temporaries come first.
   void hoist(ExprPtr& e, std::vector<StmtPtr>& out, bool keep_here) {
     if (!e) return;
-    bool conditional = e->kind == Expr::Kind::Conditional ||
-                       (e->kind == Expr::Kind::Binary &&
-                        (e->binary_op == BinaryOp::LogAnd || e->binary_op == BinaryOp::LogOr));
+    bool conditional =
+        e->kind == Expr::Kind::Conditional ||
+        (e->kind == Expr::Kind::Binary && (e->binary_op == BinaryOp::LogAnd || e->binary_op == BinaryOp::LogOr));
     if (conditional)
       for (size_t i = 1; i < e->args.size(); ++i)
         if (contains_collective(*e->args[i])) return hoist_conditional(e, out);
@@ -163,8 +163,9 @@ struct Hoister {
                    x.kind != Stmt::Kind::DoWhile;
           });
           if (has_continue) {
-            diags.error(s.step->loc, "SIMD-group function in the increment of a loop with 'continue' is not "
-                                     "supported yet");
+            diags.error(s.step->loc,
+                        "SIMD-group function in the increment of a loop with 'continue' is not "
+                        "supported yet");
             ok = false;
           } else {
             s.body->stmts.push_back(make_expr_stmt(std::move(s.step)));

@@ -186,9 +186,9 @@ struct ReturnFlag {
         }
         return a || b;
       }
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        s->body = as_block(std::move(s->body));
-        return rewrite_block(*s->body, true, false);
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: s->body = as_block(std::move(s->body)); return rewrite_block(*s->body, true, false);
       default: return false;
     }
   }
@@ -290,9 +290,13 @@ std::set<int> params_written(const Kernel& f) {
 
 bool is_leaf_value(const Expr& e) {
   switch (e.kind) {
-    case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::ParamRef:
-    case Expr::Kind::TgAllocRef: case Expr::Kind::GlobalConstRef: case Expr::Kind::VarRef:
-      return true;
+    case Expr::Kind::IntLit:
+    case Expr::Kind::FloatLit:
+    case Expr::Kind::BoolLit:
+    case Expr::Kind::ParamRef:
+    case Expr::Kind::TgAllocRef:
+    case Expr::Kind::GlobalConstRef:
+    case Expr::Kind::VarRef: return true;
     default: return false;
   }
 }
@@ -377,8 +381,9 @@ struct Inliner {
         }
         if (contains_call(s->step.get())) {
           if (has_own_continue(*s->body)) {
-            fail(s->step->loc, "a helper function call in the increment of a loop that uses 'continue' is not "
-                               "supported yet");
+            fail(s->step->loc,
+                 "a helper function call in the increment of a loop that uses 'continue' is not "
+                 "supported yet");
             break;
           }
           s->body = as_block(std::move(s->body));
@@ -390,8 +395,9 @@ struct Inliner {
       case Stmt::Kind::DoWhile:
         if (contains_call(s->expr.get())) {
           if (has_own_continue(*s->body)) {
-            fail(s->expr->loc, "a helper function call in the condition of a do-while loop that uses 'continue' is "
-                               "not supported yet");
+            fail(s->expr->loc,
+                 "a helper function call in the condition of a do-while loop that uses 'continue' is "
+                 "not supported yet");
             break;
           }
           // do B while (c)  =>  bool again; do { B; again = c; } while (again)
@@ -433,8 +439,8 @@ struct Inliner {
       for (auto& a : e->args) a = extract(std::move(a), pre);
       return call(std::move(e), pre, /*want_result=*/true);
     }
-    if (e->kind == Expr::Kind::Binary &&
-        (e->binary_op == BinaryOp::LogAnd || e->binary_op == BinaryOp::LogOr) && contains_call(e->args[1].get())) {
+    if (e->kind == Expr::Kind::Binary && (e->binary_op == BinaryOp::LogAnd || e->binary_op == BinaryOp::LogOr) &&
+        contains_call(e->args[1].get())) {
       // a && f()  =>  bool t = a; if (t) { t = f(); }
       int t = add_var(k, "cond", kBool, loc);
       pre.push_back(make_decl(t, extract(std::move(e->args[0]), pre), loc));
@@ -495,7 +501,8 @@ struct Inliner {
       if (fd.params[i].kind == Param::Kind::Reference || c->args[i]->type.is_pointer()) {
         const Expr* root = c->args[i].get();
         while (root->kind == Expr::Kind::Index || root->kind == Expr::Kind::Member ||
-               root->kind == Expr::Kind::Swizzle || (root->kind == Expr::Kind::Unary && root->unary_op == UnaryOp::AddrOf))
+               root->kind == Expr::Kind::Swizzle ||
+               (root->kind == Expr::Kind::Unary && root->unary_op == UnaryOp::AddrOf))
           root = root->args[0].get();
         if (root->kind == Expr::Kind::VarRef) vars_written_by_call.insert(root->index);
       }
@@ -530,8 +537,8 @@ struct Inliner {
       // By value (or a const reference bound to a temporary).
       // A variable whose address is taken may change through a pointer while
       // the body runs: its value is copied, as C++ copies the argument.
-      bool leaf = is_leaf_value(*a) && !(a->kind == Expr::Kind::VarRef && (vars_written_by_call.count(a->index) ||
-                                                                          address_taken().count(a->index)));
+      bool leaf = is_leaf_value(*a) && !(a->kind == Expr::Kind::VarRef &&
+                                         (vars_written_by_call.count(a->index) || address_taken().count(a->index)));
       if (leaf && !written.count((int)i)) {
         by_param[i] = std::move(a);
         continue;

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "passes/eliminate_returns.h"
 #include "ir/analysis/uniformity.h"
+#include "passes/eliminate_returns.h"
 
 namespace mslport::passes {
 using namespace ir;
@@ -23,14 +23,21 @@ struct Accesses {
 };
 
 bool intersects(const std::set<int>& a, const std::set<int>& b) {
-  for (int x : a) if (b.count(x)) return true;
+  for (int x : a)
+    if (b.count(x)) return true;
   return false;
 }
 
 // The threadgroup allocation an lvalue/pointer expression refers to, if any.
 bool tg_root(const Expr& base, int* root) {
-  if (base.kind == Expr::Kind::TgAllocRef) { *root = base.index; return true; }
-  if (base.type.is_pointer() && base.type.space == AddressSpace::Threadgroup) { *root = -1; return true; }
+  if (base.kind == Expr::Kind::TgAllocRef) {
+    *root = base.index;
+    return true;
+  }
+  if (base.type.is_pointer() && base.type.space == AddressSpace::Threadgroup) {
+    *root = -1;
+    return true;
+  }
   return false;
 }
 
@@ -65,9 +72,8 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
       collect(*e.args[0], acc, is_store_target, also_read);
       collect(*e.args[1], acc);
       return;
-    case Expr::Kind::Member: case Expr::Kind::Swizzle:
-      collect(*e.args[0], acc, is_store_target, also_read);
-      return;
+    case Expr::Kind::Member:
+    case Expr::Kind::Swizzle: collect(*e.args[0], acc, is_store_target, also_read); return;
     case Expr::Kind::SimdMatrixOp:
       // simdgroup_load/store read/write a whole 8x8 block through a pointer.
       if ((e.matrix_op == SimdMatrixOpKind::Load || e.matrix_op == SimdMatrixOpKind::Store) && e.args.size() > 1) {
@@ -87,8 +93,7 @@ void collect(const Expr& e, Accesses& acc, bool is_store_target = false, bool al
       if (is_store_target) acc.writes.insert(e.index);
       if (!is_store_target || also_read) acc.reads.insert(e.index);
       return;
-    default:
-      break;
+    default: break;
   }
   for (auto& a : e.args) collect(*a, acc);
   if (e.mask) collect(*e.mask, acc);
@@ -135,10 +140,10 @@ struct Inserter {
         if (s.else_body) acc.merge(tail(*s.else_body));
         return acc;
       }
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        return tail(*s.body);
-      default:
-        return accesses_of(s);
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: return tail(*s.body);
+      default: return accesses_of(s);
     }
   }
 
@@ -192,7 +197,9 @@ struct Inserter {
           if (s.else_body) uniform_block(*s.else_body);
         }
         break;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: {
         auto it = info.loop_level.find(&s);
         if (it != info.loop_level.end() && it->second == Uniformity::Threadgroup) uniform_block(*s.body);
         break;

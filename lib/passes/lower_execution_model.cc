@@ -41,7 +41,9 @@ bool verify_sync_placement(const Kernel& k, DiagEngine& diags) {
     }
     auto cond_divergent = [&](Uniformity u) { return u == Uniformity::Thread || u == Uniformity::Simdgroup; };
     switch (s.kind) {
-      case Stmt::Kind::Block: for (auto& c : s.stmts) visit(*c, divergent); break;
+      case Stmt::Kind::Block:
+        for (auto& c : s.stmts) visit(*c, divergent);
+        break;
       case Stmt::Kind::If: {
         bool d = divergent || cond_divergent(info.expr(k, *s.expr));
         // The alive flag only ever guards threads that already left.
@@ -50,7 +52,9 @@ bool verify_sync_placement(const Kernel& k, DiagEngine& diags) {
         if (s.else_body) visit(*s.else_body, d);
         break;
       }
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: {
         auto it = info.loop_level.find(&s);
         bool d = divergent || (it != info.loop_level.end() && cond_divergent(it->second));
         if (s.init) visit(*s.init, divergent);

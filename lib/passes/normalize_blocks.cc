@@ -20,9 +20,9 @@ void normalize_blocks(Kernel& k) {
         wrap(s.body);
         if (s.else_body) wrap(s.else_body);
         break;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        wrap(s.body);
-        break;
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: wrap(s.body); break;
       default: break;
     }
     return true;

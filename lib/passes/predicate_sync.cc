@@ -80,11 +80,12 @@ struct Predicator {
   }
 
   void uniform_stmt(StmtPtr& s, const std::vector<int>& masks, std::vector<StmtPtr>& out) {
-    if (!contains_sync(*s)) { out.push_back(std::move(s)); return; }
+    if (!contains_sync(*s)) {
+      out.push_back(std::move(s));
+      return;
+    }
     switch (s->kind) {
-      case Stmt::Kind::Block:
-        uniform_block(*s, masks);
-        break;
+      case Stmt::Kind::Block: uniform_block(*s, masks); break;
       case Stmt::Kind::Decl:
       case Stmt::Kind::ExprStmt:
         if (is_canonical_collective_stmt(*s)) set_mask(*s, masks);
@@ -111,13 +112,16 @@ struct Predicator {
         split_if(*s, masks, out, is_alive_guard);
         return;
       }
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: {
         auto it = info.loop_level.find(s.get());
         Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
         // A trip count read from memory may differ between threads too: a
         // loop of SIMD-group functions is predicated like a divergent one
         // (one with barriers as well is left to the run-time check).
-        const bool unknown_collectives = u == Uniformity::Unknown && contains_collective_stmt(*s) && !contains_barrier(*s);
+        const bool unknown_collectives =
+            u == Uniformity::Unknown && contains_collective_stmt(*s) && !contains_barrier(*s);
         if (u == Uniformity::Thread || u == Uniformity::Simdgroup || unknown_collectives) {
           predicate_loop(*s, masks, out);
           return;
@@ -143,11 +147,16 @@ struct Predicator {
     bool other = false;
     walk_exprs(e, [&](const Expr& x) {
       switch (x.kind) {
-        case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::ParamRef:
-        case Expr::Kind::GlobalConstRef: case Expr::Kind::Cast: case Expr::Kind::Unary: case Expr::Kind::Binary:
-        case Expr::Kind::Conditional: case Expr::Kind::Swizzle:
-          other = other || (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref);
-          break;
+        case Expr::Kind::IntLit:
+        case Expr::Kind::FloatLit:
+        case Expr::Kind::BoolLit:
+        case Expr::Kind::ParamRef:
+        case Expr::Kind::GlobalConstRef:
+        case Expr::Kind::Cast:
+        case Expr::Kind::Unary:
+        case Expr::Kind::Binary:
+        case Expr::Kind::Conditional:
+        case Expr::Kind::Swizzle: other = other || (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::Deref); break;
         case Expr::Kind::Member: other = other || x.arrow; break;
         default: other = true;
       }
@@ -196,13 +205,16 @@ struct Predicator {
 
   static bool has_loop_exit(const Stmt& s, bool nested) {
     switch (s.kind) {
-      case Stmt::Kind::Break: case Stmt::Kind::Continue: return !nested;
+      case Stmt::Kind::Break:
+      case Stmt::Kind::Continue: return !nested;
       case Stmt::Kind::Return: return true;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
-        return has_loop_exit(*s.body, true);
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile: return has_loop_exit(*s.body, true);
       default: break;
     }
-    for (auto& c : s.stmts) if (has_loop_exit(*c, nested)) return true;
+    for (auto& c : s.stmts)
+      if (has_loop_exit(*c, nested)) return true;
     if (s.body && has_loop_exit(*s.body, nested)) return true;
     if (s.else_body && has_loop_exit(*s.else_body, nested)) return true;
     return false;
@@ -224,8 +236,9 @@ struct Predicator {
       return;
     }
     if (contains_return(*loop.body)) {
-      diags.error(loc, "return in a loop whose trip count differs between threads and which holds a SIMD-group "
-                       "function is not supported yet");
+      diags.error(loc,
+                  "return in a loop whose trip count differs between threads and which holds a SIMD-group "
+                  "function is not supported yet");
       ok = false;
       return;
     }
@@ -301,7 +314,9 @@ struct Predicator {
 
   bool exits_stmt(StmtPtr& s, int lm, int it) {
     SourceLoc loc = s->loc;
-    auto clear = [&](int v) { return make_expr_stmt(make_assign(make_var_ref(k, v, loc), make_bool(false, loc), loc)); };
+    auto clear = [&](int v) {
+      return make_expr_stmt(make_assign(make_var_ref(k, v, loc), make_bool(false, loc), loc));
+    };
     switch (s->kind) {
       case Stmt::Kind::Break:
       case Stmt::Kind::Continue: {
@@ -343,7 +358,8 @@ struct Predicator {
         if (init->kind == Expr::Kind::InitList) {
           // `float acc[2] = {0.f, 0.f};`: C cannot assign a brace list, so
           // the elements are stored one by one where the declaration was.
-          for (auto& x : initializer_stores(m, k, *make_var_ref(k, v, loc), std::move(init))) run.push_back(std::move(x));
+          for (auto& x : initializer_stores(m, k, *make_var_ref(k, v, loc), std::move(init)))
+            run.push_back(std::move(x));
           continue;
         }
         bool collective = init->kind == Expr::Kind::Collective;
@@ -357,19 +373,18 @@ struct Predicator {
         }
         continue;
       }
-      if (!contains_sync(*s)) { run.push_back(std::move(s)); continue; }
+      if (!contains_sync(*s)) {
+        run.push_back(std::move(s));
+        continue;
+      }
       flush();
       switch (s->kind) {
         case Stmt::Kind::ExprStmt:
           set_mask(*s, masks);
           out.push_back(std::move(s));
           break;
-        case Stmt::Kind::Barrier:
-          out.push_back(std::move(s));
-          break;
-        case Stmt::Kind::Block:
-          split_body(*s, masks, guard, false, out);
-          break;
+        case Stmt::Kind::Barrier: out.push_back(std::move(s)); break;
+        case Stmt::Kind::Block: split_body(*s, masks, guard, false, out); break;
         case Stmt::Kind::If: {
           // Nested conditions are divergent too: the active set is already a subset.
           bool nested_alive = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
@@ -408,8 +423,9 @@ struct Predicator {
           // With a break or continue, even one every thread takes alike: the
           // threads outside the mask would not take it, and keep iterating.
           if (u == Uniformity::Threadgroup && contains_return(*s)) {
-            diags.error(s->loc, "return inside a loop with a SIMD-group function in divergent control flow is "
-                                "not supported yet");
+            diags.error(s->loc,
+                        "return inside a loop with a SIMD-group function in divergent control flow is "
+                        "not supported yet");
             ok = false;
             break;
           }

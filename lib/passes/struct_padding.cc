@@ -113,7 +113,8 @@ bool pad_structs(Module& m, DiagEngine& diags, const std::string& backend) {
     return true;
   };
   for (auto& k : m.kernels)
-    if (k.body) walk_stmts_mut(*k.body, [&](Stmt& s) {
+    if (k.body)
+      walk_stmts_mut(*k.body, [&](Stmt& s) {
         for (ExprPtr* e : {&s.expr, &s.step})
           if (*e) walk_exprs_mut(**e, renumber);
         return true;

@@ -1,9 +1,6 @@
 // Direct access to compiled kernels for `mslport bench` (see bench_support.h).
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/bench_support.h"
-#include "runtime/opencl_util.h"
-
-#include "mslport/openmp_rt.h"
 
 #include <CL/cl.h>
 #include <dlfcn.h>
@@ -14,10 +11,12 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
+#include "mslport/openmp_rt.h"
+#include "runtime/opencl_util.h"
 
 namespace mslport::runtime {
 
@@ -322,8 +321,8 @@ class OpenClBenchImpl : public OpenClBench {
           cl_uint nargs = 0;
           clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr);
           if (nargs != b.args.size())
-            throw std::runtime_error("kernel '" + name + "' has " + std::to_string(nargs) + " arguments but its bindings list " +
-                                     std::to_string(b.args.size()));
+            throw std::runtime_error("kernel '" + name + "' has " + std::to_string(nargs) +
+                                     " arguments but its bindings list " + std::to_string(b.args.size()));
           size_t max_wg = 0;
           check(clGetKernelWorkGroupInfo(k, dev_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, nullptr),
                 "clGetKernelWorkGroupInfo");
@@ -334,7 +333,8 @@ class OpenClBenchImpl : public OpenClBench {
         std::map<int, cl_mem> by_index;
         for (const HostBinding& h : sets[s]) {
           cl_mem m = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, std::max<size_t>(h.bytes, 4), nullptr, &err);
-          check(err, "clCreateBuffer(" + std::to_string(h.bytes) + " bytes) for buffer(" + std::to_string(h.index) + ")");
+          check(err,
+                "clCreateBuffer(" + std::to_string(h.bytes) + " bytes) for buffer(" + std::to_string(h.index) + ")");
           launch->mems_.push_back(m);
           if (h.bytes)
             check(clEnqueueWriteBuffer(queue_, m, CL_TRUE, 0, h.bytes, h.data, 0, nullptr, nullptr),
@@ -485,8 +485,7 @@ class OpenClBenchImpl : public OpenClBench {
       if (n) clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
       clReleaseProgram(prog);
       throw std::runtime_error("building " + what + " on " + info_.platform + " / " + info_.device + " with \"" +
-                               info_.build_options + "\" failed: " +
-                               cl_err(err) + "\nbuild log:\n" + log);
+                               info_.build_options + "\" failed: " + cl_err(err) + "\nbuild log:\n" + log);
     }
     programs_.push_back(prog);
     return prog;

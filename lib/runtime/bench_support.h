@@ -29,10 +29,10 @@ bool load_openmp_entries(const std::string& cpp_path, const std::string& build_d
 uint64_t cpu_last_level_cache_bytes();
 
 struct OpenClDeviceInfo {
-  int platform_index = -1;        // position in clGetPlatformIDs
-  std::string platform;           // CL_PLATFORM_NAME
-  std::string device;             // CL_DEVICE_NAME of the platform's first device
-  std::string vendor;             // CL_DEVICE_VENDOR
+  int platform_index = -1;              // position in clGetPlatformIDs
+  std::string platform;                 // CL_PLATFORM_NAME
+  std::string device;                   // CL_DEVICE_NAME of the platform's first device
+  std::string vendor;                   // CL_DEVICE_VENDOR
   uint64_t global_mem_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
   uint64_t global_mem_bytes = 0;        // CL_DEVICE_GLOBAL_MEM_SIZE
   bool is_cpu = false;                  // CL_DEVICE_TYPE_CPU (e.g. PoCL): shares the cores with OpenMP
@@ -75,8 +75,7 @@ class OpenClBench {
 
   // Builds an emitted .cl and reads its .bindings.json; its kernels join
   // those of earlier programs (a name already present keeps the first).
-  virtual bool add_program(const std::string& cl_path, const std::string& bindings_json_path,
-                           std::string* error) = 0;
+  virtual bool add_program(const std::string& cl_path, const std::string& bindings_json_path, std::string* error) = 0;
   virtual bool has_kernel(const std::string& name) const = 0;
 
   // Binds `kernel` per its bindings (buffers by Metal index from each set,

@@ -62,7 +62,8 @@ namespace {
 // The array a buffer holds after the run, laid out as its expected (or
 // initial, or declared) array.
 NpyArray output_array(const HostBuffer& b, const uint8_t* got) {
-  const NpyArray& layout = b.spec->expected_path.empty() && b.spec->access == Access::ReadWrite ? b.initial : b.expected;
+  const NpyArray& layout =
+      b.spec->expected_path.empty() && b.spec->access == Access::ReadWrite ? b.initial : b.expected;
   NpyArray a;
   a.descr = layout.descr;
   a.kind = layout.kind;
@@ -74,8 +75,8 @@ NpyArray output_array(const HostBuffer& b, const uint8_t* got) {
 
 }  // namespace
 
-void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<const uint8_t*>& contents,
-                   CaseResult* r, const std::string& capture_dir) {
+void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<const uint8_t*>& contents, CaseResult* r,
+                   const std::string& capture_dir) {
   bool pass = true;
   std::string msg;
   auto add = [&](const std::string& m) {

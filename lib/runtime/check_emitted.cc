@@ -9,8 +9,8 @@
 #include <set>
 #include <tuple>
 
-#include "runtime/compare.h"
 #include "runtime/case_buffers.h"
+#include "runtime/compare.h"
 #include "runtime/npy.h"
 #include "runtime/runner.h"
 #include "support/diagnostics.h"
@@ -27,7 +27,8 @@ std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, s
   std::error_code ec;
   if (has_unfinished_transaction(targets_dir)) {
     if (error)
-      *error = "an interrupted `mslport regen` left " + targets_dir + "/ half-written; run `mslport regen` (or "
+      *error = "an interrupted `mslport regen` left " + targets_dir +
+               "/ half-written; run `mslport regen` (or "
                "`mslport diff`) to complete it";
     return {};
   }
@@ -52,8 +53,7 @@ std::vector<EmittedFiles> find_emitted_targets(const std::string& targets_dir, s
     }
     out.push_back(f);
   }
-  if (out.empty() && error)
-    *error = "no emitted files under " + targets_dir + "/openmp or " + targets_dir + "/opencl";
+  if (out.empty() && error) *error = "no emitted files under " + targets_dir + "/openmp or " + targets_dir + "/opencl";
   return out;
 }
 
@@ -74,8 +74,8 @@ bool load_executors(const std::vector<EmittedFiles>& modules, const std::vector<
       std::unique_ptr<Executor> ex;
       if (target == "openmp") {
         if (m.cpp.empty()) continue;
-        ex = load_openmp_module(m.cpp, (fs::path(req.build_dir) / build_subdir / fs::path(m.cpp).stem()).string(),
-                                &err);
+        ex =
+            load_openmp_module(m.cpp, (fs::path(req.build_dir) / build_subdir / fs::path(m.cpp).stem()).string(), &err);
       } else {
         if (m.cl.empty()) continue;
         ex = load_opencl_program(m.cl, m.bindings, req.platform, &err);
@@ -210,8 +210,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
   std::vector<std::string> sources, sanitized_sources;  // of each executor, for messages
   failed = !load_executors(req.modules, req.targets, req, "", &executors, &sources) || failed;
   if (req.differential)
-    failed = !load_executors(req.sanitized_modules, {"openmp"}, req, "sanitize", &sanitized, &sanitized_sources) ||
-             failed;
+    failed =
+        !load_executors(req.sanitized_modules, {"openmp"}, req, "sanitize", &sanitized, &sanitized_sources) || failed;
   const double build_seconds = since(build_start);
   failed = !unique_definitions(executors, sources) || failed;
   failed = !unique_definitions(sanitized, sanitized_sources) || failed;
@@ -254,20 +254,20 @@ int check_emitted(const CheckRequest& req, bool failed) {
     if (req.allow_other_cases || req.sources_incomplete) {
       size_t n = 0;
       for (auto& [k, cs] : others) n += cs.size();
-      ToolMessage(Severity::Note) << "skipped " << n << " golden case" << (n == 1 ? "" : "s") << " of "
-                                  << others.size() << " kernel" << (others.size() == 1 ? "" : "s")
+      ToolMessage(Severity::Note) << "skipped " << n << " golden case" << (n == 1 ? "" : "s") << " of " << others.size()
+                                  << " kernel" << (others.size() == 1 ? "" : "s")
                                   << " that are not in the sources (--allow-other-cases)";
     } else {
       for (auto& [k, cs] : others) {
         std::string file = (fs::path(cs.front()->dir) / "case.json").string();
-        emit_diagnostic(Diagnostic{Severity::Error, ir::SourceLoc{path_inside(file, fs::current_path(ec).string()), 0, 0},
-                                   "golden case '" + cs.front()->name + "' is of kernel '" + k +
-                                       "', which no source defines" +
-                                       (cs.size() > 1 ? " (nor the other " + std::to_string(cs.size() - 1) +
-                                                            " cases of that kernel)"
-                                                      : "") +
-                                       "; --allow-other-cases skips the cases of other kernels"},
-                        std::cerr);
+        emit_diagnostic(
+            Diagnostic{
+                Severity::Error, ir::SourceLoc{path_inside(file, fs::current_path(ec).string()), 0, 0},
+                "golden case '" + cs.front()->name + "' is of kernel '" + k + "', which no source defines" +
+                    (cs.size() > 1 ? " (nor the other " + std::to_string(cs.size() - 1) + " cases of that kernel)"
+                                   : "") +
+                    "; --allow-other-cases skips the cases of other kernels"},
+            std::cerr);
       }
       failed = true;
     }
@@ -285,8 +285,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
                       : inputs_count.count(k)
                           ? "has only cases that give inputs (no expected outputs); `mslport check --differential` "
                             "runs them"
-                          : "has no golden case under '" + req.golden_dir + "' (`mslport new-case " + k +
-                                " --src " + source + "` writes a skeleton)";
+                          : "has no golden case under '" + req.golden_dir + "' (`mslport new-case " + k + " --src " +
+                                source + "` writes a skeleton)";
     emit_diagnostic(Diagnostic{req.allow_missing_cases ? Severity::Warning : Severity::Error,
                                ir::SourceLoc{source, 0, 0}, "kernel '" + k + "' " + why},
                     std::cerr);
@@ -325,7 +325,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
       return 1;
     }
     std::vector<GoldenCase> runs = inputs_only;
-    for (size_t i = 0; i < runs.size(); ++i) runs[i].capture_dir = (fs::path(capture.path()) / std::to_string(i)).string();
+    for (size_t i = 0; i < runs.size(); ++i)
+      runs[i].capture_dir = (fs::path(capture.path()) / std::to_string(i)).string();
     auto both = run_cases(runs, {"openmp", "opencl"}, raw(executors), {});
     auto checked = run_cases(inputs_only, {"openmp"}, raw(sanitized), {});
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -372,7 +373,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
   for (const auto& [k, source] : kernels)
     if (wanted(k)) {
       ctx.kernels.emplace_back(k, source);
-      ctx.case_counts[k] = (golden_count.count(k) ? golden_count[k] : 0) + (inputs_count.count(k) ? inputs_count[k] : 0);
+      ctx.case_counts[k] =
+          (golden_count.count(k) ? golden_count[k] : 0) + (inputs_count.count(k) ? inputs_count[k] : 0);
     }
   ctx.translate_seconds = req.translate_seconds;
   ctx.build_seconds = build_seconds;
@@ -395,8 +397,8 @@ int check_emitted(const CheckRequest& req, bool failed) {
     if (cases.empty())
       ToolMessage(Severity::Error) << "no golden case under '" << req.golden_dir << "': nothing was checked";
     else
-      ToolMessage(Severity::Error) << "no case of the sources' kernels ran" << (req.kernels.empty() ? "" : " (--kernel)")
-                                   << ": nothing was checked";
+      ToolMessage(Severity::Error) << "no case of the sources' kernels ran"
+                                   << (req.kernels.empty() ? "" : " (--kernel)") << ": nothing was checked";
     failed = true;
   }
   return failed ? 1 : 0;

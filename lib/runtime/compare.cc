@@ -119,19 +119,17 @@ float bfloat16_to_float(uint16_t b) {
   return f;
 }
 
-bool valid_compare_as(const std::string& c) {
-  return c.empty() || c == "exact" || c == "bfloat16" || c == "float16";
-}
+bool valid_compare_as(const std::string& c) { return c.empty() || c == "exact" || c == "bfloat16" || c == "float16"; }
 
-CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size_t got_bytes, double atol,
-                             double rtol, const std::string& compare_as, const std::string& name) {
+CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size_t got_bytes, double atol, double rtol,
+                             const std::string& compare_as, const std::string& name) {
   CompareResult r;
   const auto* got = static_cast<const uint8_t*>(got_ptr);
   const uint8_t* exp = expected.data.data();
   if (got_bytes != expected.nbytes()) {
     r.pass = false;
-    r.message = name + ": output has " + std::to_string(got_bytes) + " bytes, expected " +
-                std::to_string(expected.nbytes());
+    r.message =
+        name + ": output has " + std::to_string(got_bytes) + " bytes, expected " + std::to_string(expected.nbytes());
     return r;
   }
   if (!valid_compare_as(compare_as)) {
@@ -245,10 +243,8 @@ CompareResult compare_output(const NpyArray& expected, const void* got_ptr, size
   if (r.mismatches) {
     r.pass = false;
     std::string tol;
-    if (mode == Mode::Float)
-      tol = " (atol " + fmt_double(atol) + ", rtol " + fmt_double(rtol) + ")";
-    else
-      tol = mode == Mode::Bytes ? " (exact, bytewise)" : " (exact)";
+    if (mode == Mode::Float) tol = " (atol " + fmt_double(atol) + ", rtol " + fmt_double(rtol) + ")";
+    else tol = mode == Mode::Bytes ? " (exact, bytewise)" : " (exact)";
     r.message = name + ": " + std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ" + tol +
                 "; first:" + rep.detail;
     if (r.mismatches > kMaxReported) r.message += "\n    ...";

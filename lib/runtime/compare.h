@@ -23,13 +23,13 @@ namespace mslport::runtime {
 
 struct CompareResult {
   bool pass = true;
-  size_t count = 0;        // elements compared
-  size_t mismatches = 0;   // elements out of tolerance
+  size_t count = 0;       // elements compared
+  size_t mismatches = 0;  // elements out of tolerance
   // Over all elements: max |got - exp| and max |got - exp| / max(|exp|, 1e-30).
   // A NaN where a number is expected (or the reverse) counts as infinity.
   double max_abs_err = 0;
   double max_rel_err = 0;
-  std::string message;     // empty on pass; otherwise the first mismatches
+  std::string message;  // empty on pass; otherwise the first mismatches
   // The same, structured: how elements were compared ("tolerance", "exact",
   // "bytes"; empty when the sizes differ) and the first mismatches (index in
   // the expected array's shape, got, expected).

@@ -19,8 +19,7 @@ bool emitted_cxx(EmittedCxx* out, std::string* error) {
   out->compiler = cxx && *cxx ? cxx : MSLPORT_CXX_COMPILER;
   out->include_dir = install_paths().include;
   std::error_code ec;
-  if (out->include_dir.empty() ||
-      !fs::is_regular_file(fs::path(out->include_dir) / "mslport" / "kernel_abi.h", ec)) {
+  if (out->include_dir.empty() || !fs::is_regular_file(fs::path(out->include_dir) / "mslport" / "kernel_abi.h", ec)) {
     *error = "mslport/kernel_abi.h not found under '" + out->include_dir +
              "' (mslport's runtime headers belong in include/ beside the bin/ directory of the program; set "
              "MSLPORT_INCLUDE_DIR to the directory that holds mslport/kernel_abi.h)";
@@ -32,8 +31,9 @@ bool emitted_cxx(EmittedCxx* out, std::string* error) {
   // math by default, which lets a per-thread sum (`dot += a[d] * w[d]`) be
   // reassociated and so vectorised; the golden tolerances already allow
   // for it. Not -ffast-math: kernels compare against INFINITY and NaN.
-  out->flags = {"-std=c++17",         "-O2",       "-march=native",     "-fno-math-errno",
-                "-fassociative-math", "-fno-signed-zeros", "-fno-trapping-math", "-fopenmp"};
+  out->flags = {
+      "-std=c++17",         "-O2",     "-march=native", "-fno-math-errno", "-fassociative-math", "-fno-signed-zeros",
+      "-fno-trapping-math", "-fopenmp"};
 #if defined(__x86_64__)
   // 256-bit vectors even where the CPU has 512-bit ones. What LLVM already
   // does on Intel's AVX-512 cores; on AMD Zen 4 it vectorises 512 bits wide,

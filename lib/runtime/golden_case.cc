@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "mslport/kernel_abi.h"
 #include "runtime/compare.h"
@@ -71,7 +70,8 @@ class CaseParser {
         c.threadgroup_memory.push_back(s);
       }
     }
-    if (root.contains("function_constants")) c.function_constants = parse_function_constants(root["function_constants"]);
+    if (root.contains("function_constants"))
+      c.function_constants = parse_function_constants(root["function_constants"]);
     // Every output gives its expected values, or none does (a case of
     // inputs only, which `check --differential` runs).
     int with = -1, without = -1;
@@ -97,7 +97,8 @@ class CaseParser {
       std::string path = "function_constants." + name;
       bool identifier = !name.empty() && !std::isdigit((unsigned char)name[0]);
       for (char ch : name) identifier = identifier && (std::isalnum((unsigned char)ch) || ch == '_');
-      bool index = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) { return std::isdigit((unsigned char)ch); });
+      bool index = !name.empty() &&
+                   std::all_of(name.begin(), name.end(), [](char ch) { return std::isdigit((unsigned char)ch); });
       if (!identifier && !index) fail(path, "a function constant is named by an identifier or an index");
       const json& v = it.value();
       if (v.is_boolean()) out[name] = v.get<bool>() ? "true" : "false";
@@ -168,7 +169,8 @@ class CaseParser {
   std::array<uint32_t, 3> uint3(const json& obj, const char* key, const std::string& path) {
     const json& v = req(obj, key, path);
     if (!v.is_array() || v.empty() || v.size() > 3)
-      fail(path, "expected an array of 1 to 3 positive integers, got " + (v.is_array() ? "an array of " + std::to_string(v.size()) : type_name(v)));
+      fail(path, "expected an array of 1 to 3 positive integers, got " +
+                     (v.is_array() ? "an array of " + std::to_string(v.size()) : type_name(v)));
     std::array<uint32_t, 3> out{1, 1, 1};
     for (size_t i = 0; i < v.size(); ++i) {
       std::string p = path + "[" + std::to_string(i) + "]";
@@ -186,9 +188,11 @@ class CaseParser {
     if (!has_tg && !has_threads) fail("dispatch.threadgroups", "missing (or give 'dispatch.threads')");
     DispatchSpec s;
     s.threads_per_threadgroup = uint3(d, "threads_per_threadgroup", "dispatch.threads_per_threadgroup");
-    uint64_t tptg_total = uint64_t{s.threads_per_threadgroup[0]} * s.threads_per_threadgroup[1] * s.threads_per_threadgroup[2];
+    uint64_t tptg_total =
+        uint64_t{s.threads_per_threadgroup[0]} * s.threads_per_threadgroup[1] * s.threads_per_threadgroup[2];
     if (tptg_total > 1024)
-      fail("dispatch.threads_per_threadgroup", std::to_string(tptg_total) + " threads per threadgroup exceeds Metal's 1024");
+      fail("dispatch.threads_per_threadgroup",
+           std::to_string(tptg_total) + " threads per threadgroup exceeds Metal's 1024");
     if (has_tg) {
       s.dispatch_threads = false;
       s.threadgroups = uint3(d, "threadgroups", "dispatch.threadgroups");
@@ -202,8 +206,8 @@ class CaseParser {
       s.grid_threads = uint3(d, "threads", "dispatch.threads");
       // In 64 bits: a grid near 2^32 threads must not wrap to no threadgroup.
       for (int i = 0; i < 3; ++i)
-        s.threadgroups[i] = static_cast<uint32_t>(
-            (uint64_t{s.grid_threads[i]} + s.threads_per_threadgroup[i] - 1) / s.threads_per_threadgroup[i]);
+        s.threadgroups[i] = static_cast<uint32_t>((uint64_t{s.grid_threads[i]} + s.threads_per_threadgroup[i] - 1) /
+                                                  s.threads_per_threadgroup[i]);
     }
     return s;
   }
@@ -320,8 +324,8 @@ class CaseParser {
     if (needs_data && !s.expected_path.empty()) {
       size_t db = data_h.count() * data_h.itemsize, eb = exp_h.count() * exp_h.itemsize;
       if (db != eb)
-        fail(path + ".expected", "read_write buffer: data has " + std::to_string(db) + " bytes but expected has " +
-                                     std::to_string(eb));
+        fail(path + ".expected",
+             "read_write buffer: data has " + std::to_string(db) + " bytes but expected has " + std::to_string(eb));
     }
     return s;
   }

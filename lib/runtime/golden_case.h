@@ -23,8 +23,8 @@ bool load_golden_case(const std::string& case_json_path, GoldenCase* out, LoadEr
 
 // Same, from JSON text; `dir` resolves relative .npy paths and `file` names
 // the source in errors.
-bool parse_golden_case(const std::string& json_text, const std::string& dir, const std::string& file,
-                       GoldenCase* out, LoadError* error);
+bool parse_golden_case(const std::string& json_text, const std::string& dir, const std::string& file, GoldenCase* out,
+                       LoadError* error);
 
 const char* access_name(Access a);
 

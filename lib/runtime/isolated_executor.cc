@@ -265,7 +265,8 @@ Received receive_message(int fd, std::string* payload, double timeout_seconds) {
   Clock::time_point deadline;
   const Clock::time_point* dl = nullptr;
   if (timeout_seconds > 0) {
-    deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+    deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
     dl = &deadline;
   }
   uint32_t n = 0;

@@ -277,8 +277,8 @@ bool parse_npy_header(const std::string& bytes, size_t total_bytes, NpyHeader* o
     return false;
   }
   if (bytes.size() < prefix + header_len) {
-    *error = "truncated .npy header: its length field (format version " + version + ", " +
-             std::to_string(prefix - 8) + " bytes) says " + std::to_string(header_len) + " bytes, the file has " +
+    *error = "truncated .npy header: its length field (format version " + version + ", " + std::to_string(prefix - 8) +
+             " bytes) says " + std::to_string(header_len) + " bytes, the file has " +
              std::to_string(bytes.size() - std::min(bytes.size(), prefix)) + " after the " + std::to_string(prefix) +
              "-byte prefix";
     return false;
@@ -338,8 +338,8 @@ bool parse_npy_header(const std::string& bytes, size_t total_bytes, NpyHeader* o
       if (n == 0) {
         h.itemsize = 0;
       } else if (data_bytes % n != 0 || data_bytes == 0) {
-        *error = "structured .npy data size " + std::to_string(data_bytes) + " is not a multiple of the element count " +
-                 std::to_string(n);
+        *error = "structured .npy data size " + std::to_string(data_bytes) +
+                 " is not a multiple of the element count " + std::to_string(n);
         return false;
       } else {
         h.itemsize = data_bytes / n;
@@ -351,8 +351,8 @@ bool parse_npy_header(const std::string& bytes, size_t total_bytes, NpyHeader* o
       return false;
     }
     if (data_bytes < want) {
-      *error = "truncated .npy data: expected " + std::to_string(want) + " bytes, file has " +
-               std::to_string(data_bytes);
+      *error =
+          "truncated .npy data: expected " + std::to_string(want) + " bytes, file has " + std::to_string(data_bytes);
       return false;
     }
   } else if (size_t want = 0; !checked_mul(n, h.itemsize, &want)) {
@@ -414,9 +414,8 @@ bool read_npy_header(const std::string& path, NpyHeader* out, std::string* error
 }
 
 std::string serialize_npy(const NpyArray& a) {
-  std::string descr = a.structured() && !a.descr.empty() && (a.descr[0] == '[' || a.descr[0] == '{')
-                          ? a.descr
-                          : "'" + a.descr + "'";
+  std::string descr =
+      a.structured() && !a.descr.empty() && (a.descr[0] == '[' || a.descr[0] == '{') ? a.descr : "'" + a.descr + "'";
   std::string shape = "(";
   for (size_t i = 0; i < a.shape.size(); ++i) {
     shape += std::to_string(a.shape[i]);

@@ -22,14 +22,14 @@ struct NpyHeader {
   // The dtype: "<f4"-style for scalar dtypes; for structured dtypes the raw
   // Python literal from the header (e.g. "[('a', '<u4'), ('b', '<f4')]").
   std::string descr;
-  char kind = 0;          // 'f', 'i', 'u', 'b', or 'V' (structured / raw bytes)
-  size_t itemsize = 0;    // bytes per element (0 for a structured empty array)
+  char kind = 0;        // 'f', 'i', 'u', 'b', or 'V' (structured / raw bytes)
+  size_t itemsize = 0;  // bytes per element (0 for a structured empty array)
   bool fortran_order = false;
   std::vector<size_t> shape;  // empty = 0-d array (one element)
   size_t data_offset = 0;     // where the data starts in the file
 
   bool structured() const { return kind == 'V'; }
-  size_t count() const;       // product of shape (1 for 0-d)
+  size_t count() const;  // product of shape (1 for 0-d)
 };
 
 struct NpyArray {
@@ -66,17 +66,50 @@ bool parse_scalar_descr(const std::string& descr, char* kind, size_t* itemsize, 
 
 template <typename T>
 const char* npy_descr_of();
-template <> inline const char* npy_descr_of<float>() { return "<f4"; }
-template <> inline const char* npy_descr_of<double>() { return "<f8"; }
-template <> inline const char* npy_descr_of<int8_t>() { return "|i1"; }
-template <> inline const char* npy_descr_of<uint8_t>() { return "|u1"; }
-template <> inline const char* npy_descr_of<int16_t>() { return "<i2"; }
-template <> inline const char* npy_descr_of<uint16_t>() { return "<u2"; }
-template <> inline const char* npy_descr_of<int32_t>() { return "<i4"; }
-template <> inline const char* npy_descr_of<uint32_t>() { return "<u4"; }
-template <> inline const char* npy_descr_of<int64_t>() { return "<i8"; }
-template <> inline const char* npy_descr_of<uint64_t>() { return "<u8"; }
-template <> inline const char* npy_descr_of<bool>() { return "|b1"; }
+template <>
+inline const char* npy_descr_of<float>() {
+  return "<f4";
+}
+template <>
+inline const char* npy_descr_of<double>() {
+  return "<f8";
+}
+template <>
+inline const char* npy_descr_of<int8_t>() {
+  return "|i1";
+}
+template <>
+inline const char* npy_descr_of<uint8_t>() {
+  return "|u1";
+}
+template <>
+inline const char* npy_descr_of<int16_t>() {
+  return "<i2";
+}
+template <>
+inline const char* npy_descr_of<uint16_t>() {
+  return "<u2";
+}
+template <>
+inline const char* npy_descr_of<int32_t>() {
+  return "<i4";
+}
+template <>
+inline const char* npy_descr_of<uint32_t>() {
+  return "<u4";
+}
+template <>
+inline const char* npy_descr_of<int64_t>() {
+  return "<i8";
+}
+template <>
+inline const char* npy_descr_of<uint64_t>() {
+  return "<u8";
+}
+template <>
+inline const char* npy_descr_of<bool>() {
+  return "|b1";
+}
 
 // Builds an array of a scalar dtype from values (shape defaults to 1-d).
 template <typename T>

@@ -10,10 +10,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
-
-#include <nlohmann/json.hpp>
 
 #include "mslport/kernel_abi.h"
 #include "runtime/case_buffers.h"
@@ -32,8 +31,7 @@ struct ClError : std::runtime_error {
 };
 
 void check(cl_int err, const std::string& what) {
-  if (err != CL_SUCCESS)
-    throw ClError(what + " failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")");
+  if (err != CL_SUCCESS) throw ClError(what + " failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")");
 }
 
 std::string lower(std::string s) {
@@ -117,7 +115,8 @@ std::vector<KernelBinding> parse_bindings(const std::string& text, const std::st
     for (size_t a = 0; a < args.size(); ++a) {
       std::string ap = kp + ".args[" + std::to_string(a) + "]";
       const json& j = args[a];
-      if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string()) fail(ap + ".kind", "missing or not a string");
+      if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
+        fail(ap + ".kind", "missing or not a string");
       std::string kind = j["kind"].get<std::string>();
       ArgBinding ab;
       if (j.contains("name") && j["name"].is_string()) ab.name = j["name"].get<std::string>();
@@ -189,15 +188,17 @@ class OpenClExecutor : public Executor {
     cl_kernel k = kb.kernel.get();
 
     const DispatchSpec& d = c.dispatch;
-    size_t tptg_total = size_t{d.threads_per_threadgroup[0]} * d.threads_per_threadgroup[1] * d.threads_per_threadgroup[2];
+    size_t tptg_total =
+        size_t{d.threads_per_threadgroup[0]} * d.threads_per_threadgroup[1] * d.threads_per_threadgroup[2];
     size_t max_wg = 0;
     check(clGetKernelWorkGroupInfo(k, dev_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, nullptr),
           "clGetKernelWorkGroupInfo");
     // Where the answer is no limit, a real one fails clEnqueueNDRangeKernel below.
     if (tptg_total > max_wg && reported_work_group_size_binds(dev_))
       return error_result(c, target(),
-                          "threadgroup of " + std::to_string(tptg_total) + " threads exceeds the kernel's maximum work-group size " +
-                              std::to_string(max_wg) + " on " + where_);
+                          "threadgroup of " + std::to_string(tptg_total) +
+                              " threads exceeds the kernel's maximum work-group size " + std::to_string(max_wg) +
+                              " on " + where_);
 
     std::vector<HostBuffer> buffers = load_case_buffers(c);
     std::vector<std::vector<uint8_t>> host(buffers.size());
@@ -223,8 +224,8 @@ class OpenClExecutor : public Executor {
           if (hi < 0)
             return error_result(c, target(),
                                 "kernel '" + kb.name + "' binds buffer(" + std::to_string(ab.index) + ")" +
-                                    (ab.name.empty() ? "" : " '" + ab.name + "'") +
-                                    " (OpenCL argument " + std::to_string(a) + ") but the case provides no buffer with index " +
+                                    (ab.name.empty() ? "" : " '" + ab.name + "'") + " (OpenCL argument " +
+                                    std::to_string(a) + ") but the case provides no buffer with index " +
                                     std::to_string(ab.index));
           if (!mems.count(hi)) {
             cl_int err = CL_SUCCESS;
@@ -295,9 +296,9 @@ class OpenClExecutor : public Executor {
               " (the kernel's reported maximum: " + std::to_string(max_wg) + ")");
     check(clFinish(queue_.get()), "clFinish after " + kb.name);
     for (auto& [hi, m] : mems) {
-      check(clEnqueueReadBuffer(queue_.get(), m.get(), CL_TRUE, 0, host[hi].size(), host[hi].data(), 0, nullptr,
-                                nullptr),
-            "clEnqueueReadBuffer for buffer(" + std::to_string(buffers[hi].spec->index) + ")");
+      check(
+          clEnqueueReadBuffer(queue_.get(), m.get(), CL_TRUE, 0, host[hi].size(), host[hi].data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer for buffer(" + std::to_string(buffers[hi].spec->index) + ")");
     }
     CaseResult r = make_result(c, target());
     std::vector<const uint8_t*> contents;
@@ -385,15 +386,15 @@ std::unique_ptr<Executor> load_in_process(const std::string& cl_path, const std:
       std::string log(n, '\0');
       if (n) clGetProgramBuildInfo(prog.get(), dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
       while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-      throw std::runtime_error("building " + cl_path + " on " + where + " with \"" + opts + "\" failed: " +
-                               cl_error_name(err) + "\nbuild log:\n" + log);
+      throw std::runtime_error("building " + cl_path + " on " + where + " with \"" + opts +
+                               "\" failed: " + cl_error_name(err) + "\nbuild log:\n" + log);
     }
 
     for (auto& kb : bindings) {
       cl_kernel k = clCreateKernel(prog.get(), kb.name.c_str(), &err);
       if (err != CL_SUCCESS) {
-        kb.error = "kernel '" + kb.name + "' of " + bindings_json_path + " is not in " + cl_path + " (clCreateKernel: " +
-                   cl_error_name(err) + ")";
+        kb.error = "kernel '" + kb.name + "' of " + bindings_json_path + " is not in " + cl_path +
+                   " (clCreateKernel: " + cl_error_name(err) + ")";
         continue;
       }
       kb.kernel = Kernel(k);
@@ -403,8 +404,8 @@ std::unique_ptr<Executor> load_in_process(const std::string& cl_path, const std:
         kb.error = "kernel '" + kb.name + "' has " + std::to_string(nargs) + " arguments in " + cl_path + " but " +
                    std::to_string(kb.args.size()) + " in " + bindings_json_path;
     }
-    return std::make_unique<OpenClExecutor>(std::move(ctx), dev, std::move(queue), std::move(prog),
-                                            std::move(bindings), where);
+    return std::make_unique<OpenClExecutor>(std::move(ctx), dev, std::move(queue), std::move(prog), std::move(bindings),
+                                            where);
   } catch (const std::exception& e) {
     *error = e.what();
     return nullptr;

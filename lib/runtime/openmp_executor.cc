@@ -150,8 +150,8 @@ class SharedMem {
     p_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p_ == MAP_FAILED) {
       p_ = nullptr;
-      throw std::runtime_error("cannot map " + std::to_string(size_) + " bytes of shared memory: " +
-                               std::strerror(errno));
+      throw std::runtime_error("cannot map " + std::to_string(size_) +
+                               " bytes of shared memory: " + std::strerror(errno));
     }
   }
   ~SharedMem() {
@@ -351,20 +351,19 @@ class OpenMpExecutor : public Executor {
         std::snprintf(secs, sizeof secs, "%g", case_timeout());
         return error_result(c, target(), std::string("timed out after ") + secs + " s (--case-timeout)");
       }
-      if (WIFSIGNALED(wstatus))
-        return error_result(c, target(), "kernel crashed: " + signal_text(WTERMSIG(wstatus)));
+      if (WIFSIGNALED(wstatus)) return error_result(c, target(), "kernel crashed: " + signal_text(WTERMSIG(wstatus)));
       if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0 || !st->done)
-        return error_result(c, target(),
-                            "kernel process exited with status " + std::to_string(WEXITSTATUS(wstatus)) +
-                                " before finishing");
+        return error_result(
+            c, target(),
+            "kernel process exited with status " + std::to_string(WEXITSTATUS(wstatus)) + " before finishing");
     }
     st->message[sizeof st->message - 1] = 0;
     std::vector<Finding> findings;
     if (findings_mem) findings = parse_findings(reinterpret_cast<const char*>(findings_mem->data()));
     if (st->rc != 0) {
       std::string m = st->message;
-      CaseResult r = error_result(c, target(),
-                                  "kernel returned status " + std::to_string(st->rc) + (m.empty() ? "" : ": " + m));
+      CaseResult r =
+          error_result(c, target(), "kernel returned status " + std::to_string(st->rc) + (m.empty() ? "" : ": " + m));
       r.findings = std::move(findings);
       return r;
     }
@@ -477,7 +476,8 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   }
   auto table_fn = reinterpret_cast<mslport_module_kernels_fn>(dlsym(handle, MSLPORT_MODULE_KERNELS_SYMBOL));
   if (!table_fn) {
-    *error = so.string() + " (from " + cpp_path + ") has no " MSLPORT_MODULE_KERNELS_SYMBOL
+    *error = so.string() + " (from " + cpp_path +
+             ") has no " MSLPORT_MODULE_KERNELS_SYMBOL
              " (is the module emitted with its runner table under MSLPORT_RUNNER_MODULE?)";
     dlclose(handle);
     return nullptr;

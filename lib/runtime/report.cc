@@ -1,9 +1,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "runtime/runner.h"
 
@@ -18,14 +17,10 @@ struct Counts {
 Counts count(const std::vector<CaseResult>& results) {
   Counts c;
   for (const auto& r : results) {
-    if (r.status == "pass")
-      ++c.passed;
-    else if (r.status == "fail")
-      ++c.failed;
-    else if (r.status == "not_covered")
-      ++c.not_covered;
-    else
-      ++c.errors;
+    if (r.status == "pass") ++c.passed;
+    else if (r.status == "fail") ++c.failed;
+    else if (r.status == "not_covered") ++c.not_covered;
+    else ++c.errors;
   }
   return c;
 }
@@ -85,10 +80,11 @@ std::string format_table(const std::vector<CaseResult>& results) {
 
 std::string format_finding(const Finding& f) {
   std::string s = f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.col) + ": warning: " + f.message +
-                  " [" + f.kernel + " / " + f.case_name + (f.cases > 1 ? " and " + std::to_string(f.cases - 1) + " more" : "") +
-                  "]\n";
+                  " [" + f.kernel + " / " + f.case_name +
+                  (f.cases > 1 ? " and " + std::to_string(f.cases - 1) + " more" : "") + "]\n";
   if (!f.note_file.empty())
-    s += f.note_file + ":" + std::to_string(f.note_line) + ":" + std::to_string(f.note_col) + ": note: " + f.note + "\n";
+    s +=
+        f.note_file + ":" + std::to_string(f.note_line) + ":" + std::to_string(f.note_col) + ": note: " + f.note + "\n";
   return s;
 }
 
@@ -153,8 +149,8 @@ std::string format_json(const std::vector<CaseResult>& results, const std::vecto
   if (ctx) {
     out["tool"] = {{"name", ctx->tool}, {"version", ctx->version}};
     out["golden"] = ctx->golden_dir;
-    out["compiler"] = ctx->compiler.empty() ? json(nullptr)
-                                            : json{{"command", ctx->compiler}, {"flags", ctx->compiler_flags}};
+    out["compiler"] =
+        ctx->compiler.empty() ? json(nullptr) : json{{"command", ctx->compiler}, {"flags", ctx->compiler_flags}};
     json devices = json::array();
     for (const auto& [target, device] : ctx->devices) devices.push_back({{"target", target}, {"device", device}});
     out["devices"] = std::move(devices);
@@ -181,9 +177,8 @@ std::string format_json(const std::vector<CaseResult>& results, const std::vecto
   json fs = json::array();
   if (findings) {
     for (const auto& f : *findings) {
-      json j = {{"kind", f.kind},       {"file", f.file},   {"line", f.line},
-                {"col", f.col},         {"message", f.message}, {"kernel", f.kernel},
-                {"case", f.case_name},  {"cases", f.cases}};
+      json j = {{"kind", f.kind},       {"file", f.file},     {"line", f.line},      {"col", f.col},
+                {"message", f.message}, {"kernel", f.kernel}, {"case", f.case_name}, {"cases", f.cases}};
       if (!f.note_file.empty())
         j["note"] = {{"file", f.note_file}, {"line", f.note_line}, {"col", f.note_col}, {"message", f.note}};
       fs.push_back(std::move(j));
@@ -233,10 +228,9 @@ std::string format_junit(const std::vector<CaseResult>& results, const std::vect
   size_t finding_count = findings ? findings->size() : 0;
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  os << "<testsuites name=\"" << xml_escape(ctx.tool + " check") << "\" tests=\""
-     << results.size() + (findings ? 1 : 0) << "\" failures=\"" << all.failed + (finding_count ? 1 : 0)
-     << "\" errors=\"" << all.errors << "\" skipped=\"" << all.not_covered << "\" time=\""
-     << seconds_text(ctx.total_seconds) << "\">\n";
+  os << "<testsuites name=\"" << xml_escape(ctx.tool + " check") << "\" tests=\"" << results.size() + (findings ? 1 : 0)
+     << "\" failures=\"" << all.failed + (finding_count ? 1 : 0) << "\" errors=\"" << all.errors << "\" skipped=\""
+     << all.not_covered << "\" time=\"" << seconds_text(ctx.total_seconds) << "\">\n";
   for (const auto& target : targets) {
     std::vector<const CaseResult*> mine;
     double time = 0;
@@ -278,8 +272,7 @@ std::string format_junit(const std::vector<CaseResult>& results, const std::vect
         os << "      <failure message=\"" << xml_escape(first_line) << "\" type=\""
            << xml_escape(r->failures.empty() ? "fail" : r->failures.front().kind) << "\">" << xml_escape(r->message)
            << "</failure>\n";
-      else if (r->status == "not_covered")
-        os << "      <skipped message=\"" << xml_escape(first_line) << "\"/>\n";
+      else if (r->status == "not_covered") os << "      <skipped message=\"" << xml_escape(first_line) << "\"/>\n";
       else
         os << "      <error message=\"" << xml_escape(first_line) << "\" type=\"" << xml_escape(r->status) << "\">"
            << xml_escape(r->message) << "</error>\n";

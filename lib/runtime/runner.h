@@ -4,18 +4,18 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace mslport::runtime {
 
 struct DispatchSpec {
-  bool dispatch_threads = false;       // Metal dispatchThreads (non-uniform)
-  std::array<uint32_t, 3> threadgroups{1, 1, 1};   // derived for dispatch_threads
+  bool dispatch_threads = false;                  // Metal dispatchThreads (non-uniform)
+  std::array<uint32_t, 3> threadgroups{1, 1, 1};  // derived for dispatch_threads
   std::array<uint32_t, 3> threads_per_threadgroup{1, 1, 1};
-  std::array<uint32_t, 3> grid_threads{1, 1, 1};   // threadgroups*tptg unless dispatch_threads
+  std::array<uint32_t, 3> grid_threads{1, 1, 1};  // threadgroups*tptg unless dispatch_threads
 };
 
 enum class Access { Read, Write, ReadWrite };
@@ -45,8 +45,8 @@ struct ThreadgroupMemorySpec {
 
 struct GoldenCase {
   std::string kernel;
-  std::string name;       // case name
-  std::string dir;        // directory holding case.json
+  std::string name;  // case name
+  std::string dir;   // directory holding case.json
   std::string description;
   DispatchSpec dispatch;
   std::vector<BufferSpec> buffers;
@@ -98,8 +98,8 @@ struct Finding {
 // Why one buffer failed a case, for machines (the JSON and JUnit reports);
 // CaseResult::message says the same in words.
 struct BufferFailure {
-  int index = -1;       // the Metal buffer index
-  std::string buffer;   // its name
+  int index = -1;      // the Metal buffer index
+  std::string buffer;  // its name
   // "mismatch": elements out of tolerance; "size": the output's size is not
   // the expected one; "out_of_bounds": bytes after the buffer changed;
   // "read_only_modified": a read buffer changed.
@@ -119,15 +119,15 @@ struct BufferFailure {
 struct CaseResult {
   std::string kernel;
   std::string case_name;
-  std::string target;   // "openmp" | "opencl" (or a differential run's pair)
-  std::string status;   // "pass" | "fail" | "error" | "not_covered"
+  std::string target;  // "openmp" | "opencl" (or a differential run's pair)
+  std::string status;  // "pass" | "fail" | "error" | "not_covered"
   // Over the compared outputs; meaningful for "pass" and "fail" only.
   double max_abs_err = 0;
   double max_rel_err = 0;
-  std::string message;  // why it failed / errored
+  std::string message;                  // why it failed / errored
   std::vector<BufferFailure> failures;  // structured: why it failed
-  double seconds = -1;  // wall time of the run (launch and compare); < 0 = not run
-  std::vector<Finding> findings;  // sanitized modules only
+  double seconds = -1;                  // wall time of the run (launch and compare); < 0 = not run
+  std::vector<Finding> findings;        // sanitized modules only
 };
 
 // One compiled set of kernels on one target.
@@ -223,8 +223,7 @@ std::unique_ptr<Executor> load_opencl_program(const std::string& cl_path, const 
 // Runs every case (optionally only kernels in kernel_filter) on every
 // executor group; a case whose kernel no executor of a target has is
 // "not_covered" for that target.
-std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases,
-                                  const std::vector<std::string>& targets,
+std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const std::vector<std::string>& targets,
                                   const std::vector<Executor*>& executors,
                                   const std::vector<std::string>& kernel_filter);
 

@@ -5,10 +5,9 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 namespace mslport {
 
@@ -137,8 +136,7 @@ void emit_tool_message(Severity sev, const std::string& program, const std::stri
   if (style.color)
     os << kBold << program << ": " << kReset << severity_color(sev) << severity_name(sev) << ":" << kReset << " "
        << message << "\n";
-  else
-    os << program << ": " << severity_name(sev) << ": " << message << "\n";
+  else os << program << ": " << severity_name(sev) << ": " << message << "\n";
 }
 
 std::string diagnostics_document(const std::string& program, const std::string& version) {

@@ -24,7 +24,9 @@ class DiagEngine {
  public:
   void report(Severity s, ir::SourceLoc loc, std::string message);
   void error(ir::SourceLoc loc, std::string message) { report(Severity::Error, std::move(loc), std::move(message)); }
-  void warning(ir::SourceLoc loc, std::string message) { report(Severity::Warning, std::move(loc), std::move(message)); }
+  void warning(ir::SourceLoc loc, std::string message) {
+    report(Severity::Warning, std::move(loc), std::move(message));
+  }
   void note(ir::SourceLoc loc, std::string message) { report(Severity::Note, std::move(loc), std::move(message)); }
 
   bool has_errors() const { return error_count_ > 0; }
@@ -39,7 +41,10 @@ class DiagEngine {
   // Emits every diagnostic as the process's diagnostic style says
   // (emit_diagnostic).
   void print_all(std::ostream& os) const;
-  void clear() { diags_.clear(); error_count_ = 0; }
+  void clear() {
+    diags_.clear();
+    error_count_ = 0;
+  }
   // Removes and returns the diagnostics reported since diagnostics().size()
   // was `mark` (a unit of work that failed is reported another way).
   std::vector<Diagnostic> take_since(size_t mark);

@@ -263,8 +263,7 @@ int remove_stray_temps(const std::string& dir, const std::set<std::string>& dest
     int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
     struct stat st;
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-        ::unlink(p.c_str()) == 0)
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::unlink(p.c_str()) == 0)
       ++removed;
     ::close(fd);
   }
@@ -358,8 +357,8 @@ bool has_unfinished_transaction(const std::string& root) {
   return ::lstat((normalize_root(root) + "/" + kJournalName).c_str(), &st) == 0;
 }
 
-bool recover_file_transaction(const std::string& root_in, const std::vector<std::string>& dirs,
-                              RecoveryReport* report, std::string* error) {
+bool recover_file_transaction(const std::string& root_in, const std::vector<std::string>& dirs, RecoveryReport* report,
+                              std::string* error) {
   const std::string root = normalize_root(root_in);
   DirLock lock;
   if (!lock.lock(root, error)) return false;

@@ -52,9 +52,9 @@ class FileTransaction {
 };
 
 struct RecoveryReport {
-  int completed = 0;             // renames and removals of an interrupted transaction done now
-  int temporaries_removed = 0;   // stray temporary files deleted
-  std::vector<std::string> dirs; // where temporaries were looked for (besides the root)
+  int completed = 0;              // renames and removals of an interrupted transaction done now
+  int temporaries_removed = 0;    // stray temporary files deleted
+  std::vector<std::string> dirs;  // where temporaries were looked for (besides the root)
 };
 
 // Step 1 alone, under the root's lock: finishes an interrupted transaction

@@ -37,10 +37,10 @@ bool read_regular(const std::string& path, size_t max_bytes, bool prefix_only, s
   }
   if (!S_ISREG(st.st_mode)) {
     *error = "'" + path + "' is " +
-             (S_ISDIR(st.st_mode)                           ? "a directory"
-              : S_ISFIFO(st.st_mode)                        ? "a FIFO"
+             (S_ISDIR(st.st_mode)                          ? "a directory"
+              : S_ISFIFO(st.st_mode)                       ? "a FIFO"
               : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                            : "not a regular file") +
+                                                           : "not a regular file") +
              ", not a regular file";
     ::close(fd);
     return false;

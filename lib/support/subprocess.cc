@@ -123,8 +123,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     ssize_t got = ::read(fds[0], buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;  // EOF: every copy of the write end is closed
-    size_t keep = std::min(static_cast<size_t>(got), options.max_output_bytes - std::min(options.max_output_bytes,
-                                                                                           r.output.size()));
+    size_t keep = std::min(static_cast<size_t>(got),
+                           options.max_output_bytes - std::min(options.max_output_bytes, r.output.size()));
     r.output.append(buf, keep);
   }
   ::close(fds[0]);

@@ -9,12 +9,12 @@
 namespace mslport {
 
 struct ProcessResult {
-  bool started = false;     // false: the program could not be run (see error)
-  int exit_code = -1;       // when it exited normally
-  int signal = 0;           // when a signal ended it
-  bool timed_out = false;   // killed because it ran past the time limit
-  std::string output;       // its standard output and standard error, interleaved
-  std::string error;        // why it did not start or could not be waited for
+  bool started = false;    // false: the program could not be run (see error)
+  int exit_code = -1;      // when it exited normally
+  int signal = 0;          // when a signal ended it
+  bool timed_out = false;  // killed because it ran past the time limit
+  std::string output;      // its standard output and standard error, interleaved
+  std::string error;       // why it did not start or could not be waited for
 
   bool ok() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   // "exit 1", "signal 9 (Killed)", "timed out after 30 s", "could not run: ...".

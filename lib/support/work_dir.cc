@@ -60,9 +60,9 @@ bool prepare_work_root(const std::string& explicit_dir, std::string* root, std::
   }
   if (!S_ISDIR(st.st_mode) || st.st_uid != ::getuid() || (st.st_mode & 077) != 0) {
     *error = "refusing to use '" + dir + "' for compiled modules: it is " +
-             (!S_ISDIR(st.st_mode)          ? std::string("not a directory")
+             (!S_ISDIR(st.st_mode)      ? std::string("not a directory")
               : st.st_uid != ::getuid() ? "owned by another user"
-                                            : "open to other users") +
+                                        : "open to other users") +
              " (remove it, or pass --work-dir)";
     return false;
   }

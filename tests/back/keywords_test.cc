@@ -2,6 +2,8 @@
 // compilers of this machine: every macro that emitted code can see must be
 // reserved, or a Metal name spelled like it would be expanded (a parameter
 // named `errno` or `M_PI` made the emitted C++ fail to compile).
+#include "back/opencl/keywords.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "back/opencl/keywords.h"
 #include "back/openmp/keywords.h"
 #include "support/subprocess.h"
 #include "test_support.h"
@@ -46,8 +47,8 @@ TEST(CppKeywords, EveryMacroTheEmittedCodeSeesIsReserved) {
   int compilers = 0;
   for (const char* cxx : {"g++", "clang++-19", "clang++"}) {
     for (const char* header : {"openmp_rt.h", "sanitizer_rt.h"}) {
-      const std::string file = probe(std::string("probe_") + header + ".cpp",
-                                     std::string("#include <mslport/") + header + ">\n");
+      const std::string file =
+          probe(std::string("probe_") + header + ".cpp", std::string("#include <mslport/") + header + ">\n");
       for (const char* std : {"c++17", "gnu++17"}) {
         const std::set<std::string> names = macros({cxx, std::string("-std=") + std, "-fopenmp", "-march=native",
                                                     "-DMSLPORT_RUNNER_MODULE", "-dM", "-E", "-I" + include, file});
@@ -81,7 +82,8 @@ TEST(OpenCLKeywords, EveryMacroOfOpenCLCIsReserved) {
         macros({clang, "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-dM", "-E", file});
     compilers += !names.empty();
     for (const std::string& n : names)
-      EXPECT_TRUE(back::opencl::is_reserved_in_opencl(n)) << n << " (" << clang << ") is not in back/opencl/cl_macros.inc";
+      EXPECT_TRUE(back::opencl::is_reserved_in_opencl(n))
+          << n << " (" << clang << ") is not in back/opencl/cl_macros.inc";
   }
   if (!compilers) GTEST_SKIP() << "no clang for OpenCL C";
 }

@@ -104,8 +104,10 @@ class OpenCl {
       for (auto& a : kj["args"]) {
         std::string kind = a["kind"];
         if (kind == "buffer") err = clSetKernelArg(k, ai, sizeof(cl_mem), &mems.at(a["index"].get<int>()));
-        else if (kind == "threadgroup_memory") err = clSetKernelArg(k, ai, l.tg_bytes.at(a["index"].get<int>()), nullptr);
-        else if (kind == "simd_scratch") err = clSetKernelArg(k, ai, a["bytes_per_thread"].get<size_t>() * tg_total, nullptr);
+        else if (kind == "threadgroup_memory")
+          err = clSetKernelArg(k, ai, l.tg_bytes.at(a["index"].get<int>()), nullptr);
+        else if (kind == "simd_scratch")
+          err = clSetKernelArg(k, ai, a["bytes_per_thread"].get<size_t>() * tg_total, nullptr);
         else if (kind == "grid") {
           cl_uint4 g{};
           for (int d = 0; d < 3; ++d) g.s[d] = (cl_uint)l.grid[d];
@@ -140,8 +142,7 @@ OpenCl& opencl() {
   return cl;
 }
 
-#define REQUIRE_OPENCL() \
-  ASSERT_TRUE(opencl().ok()) << "no OpenCL platform (PoCL is a dependency)"
+#define REQUIRE_OPENCL() ASSERT_TRUE(opencl().ok()) << "no OpenCL platform (PoCL is a dependency)"
 
 std::vector<float> iota_f(size_t n, float start = 1) {
   std::vector<float> v(n);
@@ -266,8 +267,8 @@ kernel void k(device const uint* num [[buffer(0)]], constant uint& d [[buffer(1)
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     num.push_back(static_cast<uint32_t>(s >> 32) >> (i % 32));
   }
-  for (uint32_t d : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 641u, 65535u, 65536u, 65537u, 0x7fffffffu, 0x80000000u,
-                     0x80000001u, 0xfffffffeu, 0xffffffffu}) {
+  for (uint32_t d : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 641u, 65535u, 65536u, 65537u, 0x7fffffffu, 0x80000000u, 0x80000001u,
+                     0xfffffffeu, 0xffffffffu}) {
     std::vector<uint32_t> n = num;
     for (uint32_t x : {0u, 1u, d - 1u, d, d + 1u, 2u * d, 2u * d - 1u, 0xfffffffeu, 0xffffffffu}) n.push_back(x);
     const uint32_t count = static_cast<uint32_t>(n.size());
@@ -602,7 +603,8 @@ kernel void k(device const uint* w [[buffer(0)]], device uint* out [[buffer(1)]]
               uint lane [[thread_index_in_simdgroup]]) {
   device const uint* w_row = w + n;
   uint acc = 0;
-  for (uint c = lane; c < n; c += 32) { )") + body + R"( }
+  for (uint c = lane; c < n; c += 32) { )") +
+                        body + R"( }
   out[lane] += acc;
 })");
     ASSERT_TRUE(kept.error.empty()) << kept.error;

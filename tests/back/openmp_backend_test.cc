@@ -35,7 +35,10 @@ class Compiled {
     auto m = front::parse_metal_file(path, diags);
     std::string rendered;
     for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
-    if (!m) { error = "parse failed:\n" + rendered; return; }
+    if (!m) {
+      error = "parse failed:\n" + rendered;
+      return;
+    }
     back::openmp::EmitOptions o;
     o.pipeline = mslport::testing::verify_each_step();
     o.tool_version = "test";
@@ -51,8 +54,8 @@ class Compiled {
     std::ofstream(dir / (name + ".h")) << r.header_source;
     std::ofstream(dir / (name + ".cpp")) << r.cpp_source;
     std::string so = (dir / (name + ".so")).string();
-    std::vector<std::string> argv = {"c++", "-std=c++17", "-O1", "-fopenmp", "-shared", "-fPIC",
-                                     "-DMSLPORT_RUNNER_MODULE"};
+    std::vector<std::string> argv = {
+        "c++", "-std=c++17", "-O1", "-fopenmp", "-shared", "-fPIC", "-DMSLPORT_RUNNER_MODULE"};
     std::istringstream flags(extra_flags);
     for (std::string f; flags >> f;) argv.push_back(f);
     for (std::string a : {std::string("-I") + mslport::testing::source_path("lib/runtime/include"), std::string("-o"),
@@ -64,7 +67,10 @@ class Compiled {
       return;
     }
     handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) { error = dlerror(); return; }
+    if (!handle) {
+      error = dlerror();
+      return;
+    }
     auto fn = (mslport_module_kernels_fn)dlsym(handle, MSLPORT_MODULE_KERNELS_SYMBOL);
     int n = 0;
     const mslport_kernel_info* ks = fn(&n);
@@ -416,12 +422,10 @@ kernel void bound_written(device uint* out [[buffer(0)]], constant uint& n [[buf
     std::vector<uint32_t> xo(24, kPoison);
     a.buffers[0] = xo.data();
     run3("x_prefix", a, 1, 4, 3, 2);
-    for (uint32_t t = 0; t < 24; ++t)
-      EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "n=" << n << " t=" << t;
+    for (uint32_t t = 0; t < 24; ++t) EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "n=" << n << " t=" << t;
     std::fill(xo.begin(), xo.end(), kPoison);
     run3("x3_prefix", a, 1, 4, 3, 2);
-    for (uint32_t t = 0; t < 24; ++t)
-      EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "x3 n=" << n << " t=" << t;
+    for (uint32_t t = 0; t < 24; ++t) EXPECT_EQ(xo[t], t % 4 < n ? t % 4 + 100 : kPoison) << "x3 n=" << n << " t=" << t;
     std::vector<uint32_t> wo(24, kPoison);
     a.buffers[0] = wo.data();
     run3("bound_written", a, 1, 24, 1, 1);
@@ -474,7 +478,8 @@ kernel void two_returns(device uint* out [[buffer(0)]], constant uint& n [[buffe
     a.buffers[0] = out.data();
     mslport_dispatch d{{3, 1, 1}, {8, 1, 1}, {21, 1, 1}};
     ASSERT_EQ(c.entries.at("scalar_gid")(&a, &d, msg, sizeof msg), 0) << msg;
-    for (uint32_t g = 0; g < 64; ++g) EXPECT_EQ(out[g], g < 21 && g < n ? g * 3 + 1 : kPoison) << "n=" << n << " g=" << g;
+    for (uint32_t g = 0; g < 64; ++g)
+      EXPECT_EQ(out[g], g < 21 && g < n ? g * 3 + 1 : kPoison) << "n=" << n << " g=" << g;
     std::fill(out.begin(), out.end(), kPoison);
     mslport_dispatch d2{{3, 2, 1}, {8, 1, 1}, {21, 2, 1}};  // rows y = 0, 1
     ASSERT_EQ(c.entries.at("vector_gid")(&a, &d2, msg, sizeof msg), 0) << msg;
@@ -801,7 +806,8 @@ TEST(OpenMPBackend, StreamedStoresWriteTheSameValuesAtTheSamePlaces) {
   // keep their poison.
   ASSERT_EQ(setenv("MSLPORT_STREAM_STORES", "always", 1), 0);
 #if defined(__x86_64__)
-  ASSERT_TRUE(__builtin_cpu_supports("avx")) << "the non-temporal copy needs AVX; this CPU would test the plain loop only";
+  ASSERT_TRUE(__builtin_cpu_supports("avx"))
+      << "the non-temporal copy needs AVX; this CPU would test the plain loop only";
 #endif
   Compiled c("streamed_stores", R"(
 kernel void scale(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
@@ -818,7 +824,8 @@ kernel void plane(device const float* x [[buffer(0)]], device half* out [[buffer
                   constant uint& w [[buffer(2)]], uint2 pos [[thread_position_in_grid]]) {
   out[pos.y * w + pos.x] = half(x[pos.y * w + pos.x] + 0.5f);
 }
-)", "-march=native");
+)",
+             "-march=native");
   ASSERT_TRUE(c.error.empty()) << c.error;
   for (const char* k : {"scale_threadgroup", "rows_threadgroup", "plane_threadgroup"}) {
     const size_t at = c.source.find(k);

@@ -1,8 +1,7 @@
 #include "back/openmp/raise/loop_schedule_points.h"
-
+#include "ir/analysis/uniformity.h"
 #include "ir/printer.h"
 #include "passes/lower_execution_model.h"
-#include "ir/analysis/uniformity.h"
 #include "passes/pass_test_util.h"
 
 using namespace mslport;
@@ -19,8 +18,7 @@ const Stmt* first_loop(const ir::Kernel& k) {
   return found;
 }
 bool starts_with_schedule_point(const Stmt& loop) {
-  return !loop.body->stmts.empty() && loop.body->stmts[0]->kind == Stmt::Kind::Barrier &&
-         loop.body->stmts[0]->lockstep;
+  return !loop.body->stmts.empty() && loop.body->stmts[0]->kind == Stmt::Kind::Barrier && loop.body->stmts[0]->lockstep;
 }
 }  // namespace
 
@@ -276,9 +274,13 @@ kernel void k(device const ushort* w [[buffer(0)]], device const float* x [[buff
   };
   EXPECT_EQ(count("__mslport_prefetch_ahead("), 2u) << ir_text;
   EXPECT_EQ(count("__mslport_prefetch_ahead(&row[mslport_iter0 * tgs], tgs * 2u, "
-                  "__mslport_threadgroup_size_x() * 2u)"), 1u) << ir_text;
+                  "__mslport_threadgroup_size_x() * 2u)"),
+            1u)
+      << ir_text;
   EXPECT_EQ(count("__mslport_prefetch_ahead(&x[(g * n) + (mslport_iter0 * tgs)], tgs * 4u, "
-                  "__mslport_threadgroup_size_x() * 4u)"), 1u) << ir_text;
+                  "__mslport_threadgroup_size_x() * 4u)"),
+            1u)
+      << ir_text;
   // In the full iterations' loop, after its schedule point.
   const Stmt* loop = first_loop(k);
   ASSERT_NE(loop, nullptr);

@@ -25,7 +25,7 @@ namespace {
 
 const char* kPrelude = "#include <metal_stdlib>\nusing namespace metal;\n";  // two lines
 constexpr unsigned kAll = back::openmp::kSanitizeRace | back::openmp::kSanitizeBounds | back::openmp::kSanitizeInit |
-                         back::openmp::kSanitizeDivergence;
+                          back::openmp::kSanitizeDivergence;
 
 // A finding as "kind line: message | note line: note" (file names dropped).
 struct Sanitized {
@@ -35,7 +35,10 @@ struct Sanitized {
     auto m = front::parse_metal_file(path, diags);
     std::string rendered;
     for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
-    if (!m) { error = "parse failed:\n" + rendered; return; }
+    if (!m) {
+      error = "parse failed:\n" + rendered;
+      return;
+    }
     back::openmp::EmitOptions o;
     o.pipeline = mslport::testing::verify_each_step();
     o.tool_version = "test";
@@ -60,7 +63,10 @@ struct Sanitized {
       return;
     }
     void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) { error = dlerror(); return; }
+    if (!handle) {
+      error = dlerror();
+      return;
+    }
     auto fn = (mslport_module_kernels_fn)dlsym(handle, MSLPORT_MODULE_KERNELS_SYMBOL);
     report = (size_t(*)(char*, size_t))dlsym(handle, "mslport_san_report");
     int n = 0;
@@ -121,7 +127,8 @@ kernel void tree(device const float* in [[buffer(0)]], device float* out [[buffe
   threadgroup_barrier(mem_flags::mem_threadgroup);
   for (uint s = 32; s > 0; s >>= 1) {
     if (tid < s) sh[tid] += sh[tid + s];
-    )") + (with_barrier ? "threadgroup_barrier(mem_flags::mem_threadgroup);" : "") + R"(
+    )") + (with_barrier ? "threadgroup_barrier(mem_flags::mem_threadgroup);" : "") +
+         R"(
   }
   if (tid == 0) out[g] = sh[0];
 }
@@ -134,11 +141,12 @@ TEST(OpenMPSanitize, TreeReductionWithoutItsBarrierRaces) {
   Sanitized c("san_tree_racy", tree(false));
   ASSERT_TRUE(c.error.empty()) << c.error;
   Buffers b;
-  EXPECT_EQ(c.run(b.a, 2, 64),
-            "race 10: data race on threadgroup memory 'sh[1]': write by thread (tg 0,0,0 / tid 1 / simd 0 lane 1) and "
-            "read by thread (tg 0,0,0 / tid 0 / simd 0 lane 0) at line 10 in one barrier interval | 10: the conflicting "
-            "read by "
-            "thread (tg 0,0,0 / tid 0 / simd 0 lane 0)\n");
+  EXPECT_EQ(
+      c.run(b.a, 2, 64),
+      "race 10: data race on threadgroup memory 'sh[1]': write by thread (tg 0,0,0 / tid 1 / simd 0 lane 1) and "
+      "read by thread (tg 0,0,0 / tid 0 / simd 0 lane 0) at line 10 in one barrier interval | 10: the conflicting "
+      "read by "
+      "thread (tg 0,0,0 / tid 0 / simd 0 lane 0)\n");
 }
 
 TEST(OpenMPSanitize, TreeReductionWithItsBarrierIsClean) {
@@ -251,11 +259,12 @@ kernel void reuse(device float* out [[buffer(1)]], uint tid [[thread_index_in_th
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(f.error.empty()) << f.error;
   Buffers b;
-  EXPECT_EQ(r.run(b.a, 1, 32),
-            "race 9: data race on threadgroup memory 'sh[0]': write by thread (tg 0,0,0 / tid 0 / simd 0 lane 0) and "
-            "read by thread (tg 0,0,0 / tid 31 / simd 0 lane 31) at line 8 in one barrier interval | 8: the conflicting "
-            "read by "
-            "thread (tg 0,0,0 / tid 31 / simd 0 lane 31)\n");
+  EXPECT_EQ(
+      r.run(b.a, 1, 32),
+      "race 9: data race on threadgroup memory 'sh[0]': write by thread (tg 0,0,0 / tid 0 / simd 0 lane 0) and "
+      "read by thread (tg 0,0,0 / tid 31 / simd 0 lane 31) at line 8 in one barrier interval | 8: the conflicting "
+      "read by "
+      "thread (tg 0,0,0 / tid 31 / simd 0 lane 31)\n");
   EXPECT_EQ(b.out[5], 1.0f);
   EXPECT_EQ(f.run(b.a, 1, 32), "");
 }
@@ -271,8 +280,10 @@ kernel void tiles(device const float* in [[buffer(0)]], device float* out [[buff
   threadgroup float t[128];
   simdgroup_matrix<float, 8, 8> m;
   simdgroup_load(m, in + sg * 64, 8);
-  simdgroup_store(m, )") + store_at + R"(, 8);
-  )" + between + R"(
+  simdgroup_store(m, )") +
+         store_at + R"(, 8);
+  )" + between +
+         R"(
   out[tid] = t[127 - tid];
 }
 )";
@@ -348,7 +359,8 @@ kernel void early(device float* out [[buffer(1)]], uint tid [[thread_index_in_th
   Buffers b;
   EXPECT_EQ(r.run(b.a, 1, 64),
             "divergence 8: threadgroup_barrier not reached by every thread of the threadgroup: thread (tg 0,0,0 / tid "
-            "48 / simd 1 lane 16) returned at line 6, 48 threads wait here | 6: thread (tg 0,0,0 / tid 48 / simd 1 lane 16) returned "
+            "48 / simd 1 lane 16) returned at line 6, 48 threads wait here | 6: thread (tg 0,0,0 / tid 48 / simd 1 "
+            "lane 16) returned "
             "here\n");
   EXPECT_EQ(f.run(b.a, 1, 64), "");
   EXPECT_EQ(b.out[0], 47.0f);

@@ -1,6 +1,8 @@
 // Every step of both backends' pipelines leaves valid IR (ir::verify_kernel
 // after each) on every kernel of metal_src/ and of the corpus, and the
 // pipeline reports the step that broke it.
+#include "passes/pipeline.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include "back/openmp/emit_openmp.h"
 #include "back/openmp/raise/sanitize.h"
 #include "front/parse_metal.h"
-#include "passes/pipeline.h"
 #include "test_support.h"
 
 using namespace mslport;
@@ -66,8 +67,8 @@ TEST(Pipeline, EveryStepOfBothTargetsLeavesValidIR) {
     EXPECT_TRUE(back::opencl::emit_module(*m, cl, diags, &cl_out)) << f << rendered(diags);
   }
   // The steps both pipelines ran, among them each backend's own.
-  for (const char* step : {"rename_reserved", "hoist_collectives", "predicate_sync", "loop_schedule_points",
-                           "sanitize", "plan_loops", "memory_types", "simd_collectives", "struct_layout"})
+  for (const char* step : {"rename_reserved", "hoist_collectives", "predicate_sync", "loop_schedule_points", "sanitize",
+                           "plan_loops", "memory_types", "simd_collectives", "struct_layout"})
     EXPECT_NE(std::find(steps.begin(), steps.end(), step), steps.end()) << step;
 }
 

@@ -17,11 +17,10 @@ uint32_t word(const BenchBuffer& b, size_t i) {
 }
 
 TEST(BenchCases, CoverTheCorpusKernelsTheIssueNames) {
-  for (const char* k :
-       {"silu_mul_stacked_f32", "weighted_sum_stacked_f32", "weighted_sum_residual_stacked_f32", "fused_norm_add_f32",
-        "fused_residual_norm_f32", "fused_moe_wsum_norm_add_f32", "moe_gate", "dequant_matvec_4bit_v3",
-        "dequant_matvec_8bit_v3", "bf16_matvec", "swiglu_fused", "rms_norm_apply", "residual_add",
-        "moe_combine_residual"}) {
+  for (const char* k : {"silu_mul_stacked_f32", "weighted_sum_stacked_f32", "weighted_sum_residual_stacked_f32",
+                        "fused_norm_add_f32", "fused_residual_norm_f32", "fused_moe_wsum_norm_add_f32", "moe_gate",
+                        "dequant_matvec_4bit_v3", "dequant_matvec_8bit_v3", "bf16_matvec", "swiglu_fused",
+                        "rms_norm_apply", "residual_add", "moe_combine_residual"}) {
     auto c = bench_case(k);
     ASSERT_TRUE(c) << k;
     EXPECT_EQ(c->kernel, k);
@@ -81,7 +80,7 @@ TEST(BenchCases, DequantCountsPackedWeightsScalesAndBiases) {
   auto c = bench_case("dequant_matvec_4bit_v3");
   ASSERT_TRUE(c);
   uint64_t out = word(*c->buffer(5), 0), in = word(*c->buffer(6), 0), gs = word(*c->buffer(7), 0);
-  uint64_t expected = out * in / 2        // 4-bit weights
+  uint64_t expected = out * in / 2               // 4-bit weights
                       + 2 * out * (in / gs) * 2  // bf16 scales and biases
                       + in * 4 + out * 4 + 12;   // x, out, three scalars
   EXPECT_EQ(c->min_bytes(), expected);
@@ -152,7 +151,12 @@ TEST(TimeLaunches, WarmsUpThenRotatesSets) {
   TimingPlan plan;
   plan.warmup = 2;
   plan.repeats = 5;
-  auto secs = time_launches([&](size_t s) { calls.push_back(s); return 0.001; }, 3, plan);
+  auto secs = time_launches(
+      [&](size_t s) {
+        calls.push_back(s);
+        return 0.001;
+      },
+      3, plan);
   EXPECT_EQ(secs.size(), 5u);
   EXPECT_EQ(calls, (std::vector<size_t>{0, 1, 2, 0, 1, 2, 0}));
 }

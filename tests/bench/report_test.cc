@@ -141,10 +141,10 @@ TEST(BenchReport, ReadingAloneIsReportedBesideTheRoofNotAsIt) {
 
 TEST(BenchReport, RoofKeepsTheBestOfEachMethodAndOverall) {
   Roof r;
-  EXPECT_TRUE(r.add("triad", 3000, 1.0));      // 3 GB/s
-  EXPECT_TRUE(r.add("triad-nt", 3000, 0.5));   // 6 GB/s: the roof now
+  EXPECT_TRUE(r.add("triad", 3000, 1.0));        // 3 GB/s
+  EXPECT_TRUE(r.add("triad-nt", 3000, 0.5));     // 6 GB/s: the roof now
   EXPECT_FALSE(r.add("triad-256", 3000, 0.75));  // 4 GB/s
-  EXPECT_FALSE(r.add("triad-nt", 3000, 2.0));  // a slower repeat keeps the best
+  EXPECT_FALSE(r.add("triad-nt", 3000, 2.0));    // a slower repeat keeps the best
   EXPECT_EQ(r.method, "triad-nt");
   EXPECT_DOUBLE_EQ(r.gbps, 0.006);
   EXPECT_DOUBLE_EQ(r.ms, 0.5);

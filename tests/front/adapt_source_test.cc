@@ -45,7 +45,8 @@ TEST(AdaptSource, KernelAttributeBecomesTheKeyword) {
 
 TEST(AdaptSource, HostNameAndMaxThreadsOnAPlainKernel) {
   std::string out = adapted(
-      "[[host_name(\"scale\"), max_total_threads_per_threadgroup(256)]] kernel void f(uint i [[thread_position_in_grid]]) {\n"
+      "[[host_name(\"scale\"), max_total_threads_per_threadgroup(256)]] kernel void f(uint i "
+      "[[thread_position_in_grid]]) {\n"
       "}\n");
   EXPECT_CONTAINS(out, "__attribute__((annotate(\"mslport_host_name:\" \"scale\")))");
   EXPECT_CONTAINS(out, "{ constexpr unsigned __mslport_max_total_threads = (256);");
@@ -80,7 +81,8 @@ TEST(AdaptSource, InstantiationMacroIsRewrittenInItsDefinition) {
       "  template [[host_name(name)]] [[kernel]] decltype(func<__VA_ARGS__>) func<__VA_ARGS__>;\n"
       "instantiate_kernel(\"k_\" #x, k, float)\n";
   std::string out = adapted(src);
-  EXPECT_CONTAINS(out, "annotate(\"mslport_instance:\" name))) void __MSLPORT_INSTANCE() { (void)&func<__VA_ARGS__>; }");
+  EXPECT_CONTAINS(out,
+                  "annotate(\"mslport_instance:\" name))) void __MSLPORT_INSTANCE() { (void)&func<__VA_ARGS__>; }");
   EXPECT_CONTAINS(out, " \\\n");  // the macro still continues on its second line
 }
 
@@ -139,8 +141,9 @@ TEST(AdaptSource, CastsToVectorTypesBecomeConversions) {
       "}\n");
   EXPECT_CONTAINS(out, "float4 a = float4((*p)) + float4(p[1].xyzw);");
   EXPECT_CONTAINS(out, "int4 b = int4(-a);");
-  EXPECT_CONTAINS(out, "return ::metal::__mslport_convert<T4>((*p)) + ::metal::__mslport_convert<T4>(u) + "
-                       "::metal::__mslport_convert<T4>(u) + float4(b);");
+  EXPECT_CONTAINS(out,
+                  "return ::metal::__mslport_convert<T4>((*p)) + ::metal::__mslport_convert<T4>(u) + "
+                  "::metal::__mslport_convert<T4>(u) + float4(b);");
 }
 
 TEST(AdaptSource, ParenthesesThatAreNoCastAreLeftAlone) {

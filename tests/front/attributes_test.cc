@@ -26,7 +26,8 @@ kernel void k(
     uint3 tgpig [[threadgroup_position_in_grid]],
     ushort tiisg [[thread_index_in_simdgroup]])
 { out[0] = a[0] + p.eps + table[0] + scratch[0]; }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << d.diagnostics().front().message;
   ASSERT_EQ(m->kernels.size(), 1u);
   const auto& ps = m->kernels[0].params;
@@ -66,7 +67,8 @@ kernel void k(device float* a,
               threadgroup float* t,
               uint tid [[thread_position_in_grid]])
 { a[tid] = b[tid] + n + count + t[0]; }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << d.diagnostics().front().message;
   const auto& ps = m->kernels[0].params;
   ASSERT_EQ(ps.size(), 6u);
@@ -86,13 +88,20 @@ kernel void k(device float* a,
 
 TEST(Attributes, EveryBuiltinScalarAndVector) {
   const ir::BuiltinId all[] = {
-      ir::BuiltinId::ThreadPositionInGrid,        ir::BuiltinId::ThreadPositionInThreadgroup,
-      ir::BuiltinId::ThreadgroupPositionInGrid,   ir::BuiltinId::ThreadsPerThreadgroup,
-      ir::BuiltinId::ThreadsPerGrid,              ir::BuiltinId::ThreadgroupsPerGrid,
-      ir::BuiltinId::ThreadIndexInThreadgroup,    ir::BuiltinId::ThreadIndexInSimdgroup,
-      ir::BuiltinId::SimdgroupIndexInThreadgroup, ir::BuiltinId::ThreadsPerSimdgroup,
-      ir::BuiltinId::SimdgroupsPerThreadgroup,    ir::BuiltinId::DispatchThreadsPerThreadgroup,
-      ir::BuiltinId::GridOrigin,                  ir::BuiltinId::GridSize,
+      ir::BuiltinId::ThreadPositionInGrid,
+      ir::BuiltinId::ThreadPositionInThreadgroup,
+      ir::BuiltinId::ThreadgroupPositionInGrid,
+      ir::BuiltinId::ThreadsPerThreadgroup,
+      ir::BuiltinId::ThreadsPerGrid,
+      ir::BuiltinId::ThreadgroupsPerGrid,
+      ir::BuiltinId::ThreadIndexInThreadgroup,
+      ir::BuiltinId::ThreadIndexInSimdgroup,
+      ir::BuiltinId::SimdgroupIndexInThreadgroup,
+      ir::BuiltinId::ThreadsPerSimdgroup,
+      ir::BuiltinId::SimdgroupsPerThreadgroup,
+      ir::BuiltinId::DispatchThreadsPerThreadgroup,
+      ir::BuiltinId::GridOrigin,
+      ir::BuiltinId::GridSize,
   };
   // Scalar-only builtins (Metal rejects vector types for them).
   auto scalar_only = [](ir::BuiltinId b) {
@@ -129,8 +138,10 @@ TEST(Attributes, EveryBuiltinScalarAndVector) {
 
 TEST(Attributes, VectorTypeForScalarOnlyBuiltinIsAnError) {
   DiagEngine d;
-  auto m = parse("badbuiltin.metal", "kernel void k(device uint* o [[buffer(0)]], uint3 t [[thread_index_in_simdgroup]])"
-                                     " { o[0] = t.x; }\n", d);
+  auto m = parse("badbuiltin.metal",
+                 "kernel void k(device uint* o [[buffer(0)]], uint3 t [[thread_index_in_simdgroup]])"
+                 " { o[0] = t.x; }\n",
+                 d);
   EXPECT_FALSE(m);
   ASSERT_EQ(d.error_count(), 1);
   EXPECT_EQ(d.diagnostics()[0].message, "[[thread_index_in_simdgroup]] parameter 't' cannot have type 'uint3'");
@@ -138,8 +149,10 @@ TEST(Attributes, VectorTypeForScalarOnlyBuiltinIsAnError) {
 
 TEST(Attributes, UnknownAttributeIsAnErrorAtItsToken) {
   DiagEngine d;
-  auto m = parse("unknown.metal", "kernel void k(device float* a [[buffer(0)]],\n"
-                                  "              device float* b [[foo(1)]]) { a[0] = b[0]; }\n", d);
+  auto m = parse("unknown.metal",
+                 "kernel void k(device float* a [[buffer(0)]],\n"
+                 "              device float* b [[foo(1)]]) { a[0] = b[0]; }\n",
+                 d);
   EXPECT_FALSE(m);
   ASSERT_EQ(d.error_count(), 1);
   const auto& e = d.diagnostics()[0];
@@ -161,8 +174,8 @@ TEST(Attributes, ValueParameterWithoutAttributeIsAnError) {
 
 TEST(Attributes, DuplicateBufferIndexIsAnError) {
   DiagEngine d;
-  auto m = parse("dup.metal", "kernel void k(device float* a [[buffer(1)]], device float* b [[buffer(1)]]) { a[0] = b[0]; }\n",
-                 d);
+  auto m = parse("dup.metal",
+                 "kernel void k(device float* a [[buffer(1)]], device float* b [[buffer(1)]]) { a[0] = b[0]; }\n", d);
   EXPECT_FALSE(m);
   ASSERT_EQ(d.error_count(), 1);
   EXPECT_EQ(d.diagnostics()[0].message, "buffer index 1 is used by both 'a' and 'b'");

@@ -45,8 +45,7 @@ TEST_P(CorpusFile, TranslatesWithoutErrors) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusFile,
                          ::testing::Values(CorpusCase{"moe_post_ops.metal", 4}, CorpusCase{"fused_norm_ops.metal", 8},
-                                           CorpusCase{"moe_gate.metal", 1},
-                                           CorpusCase{"moe_quant_shaders.metal", 57}),
+                                           CorpusCase{"moe_gate.metal", 1}, CorpusCase{"moe_quant_shaders.metal", 57}),
                          [](const auto& info) {
                            std::string n = info.param.file;
                            return n.substr(0, n.find('.'));

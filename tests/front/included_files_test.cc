@@ -29,11 +29,11 @@ TEST(IncludedFiles, FollowsEveryDirectiveFormAndNothingElse) {
   auto names = read_names(dir,
                           "#include \"a.h\"\n"
                           "  #  include_next \"b.h\" // comment\n"
-                          "%:include \"c.h\"\n"                      // digraph
-                          "#inc\\\nlude \"d.h\"\n"                   // a backslash-newline inside the keyword
-                          "/* x */ #include \"e.h\"\n"               // a comment before the #
-                          "#if 0\n#import \"f.h\"\n#endif\n"         // dead code is followed too (a superset)
-                          "#define G_H \"g.h\"\n#include G_H\n"      // a plain define
+                          "%:include \"c.h\"\n"                  // digraph
+                          "#inc\\\nlude \"d.h\"\n"               // a backslash-newline inside the keyword
+                          "/* x */ #include \"e.h\"\n"           // a comment before the #
+                          "#if 0\n#import \"f.h\"\n#endif\n"     // dead code is followed too (a superset)
+                          "#define G_H \"g.h\"\n#include G_H\n"  // a plain define
                           "// #include \"no1.h\"\n"
                           "/* #include \"no2.h\" */\n"
                           "const char* s = R\"(\n#include \"no3.h\"\n)\";\n",
@@ -63,8 +63,7 @@ TEST(IncludedFiles, ResolvesAsClangSearches) {
 TEST(IncludedFiles, RefusesSpecialFilesAndComputedNames) {
   std::string dir = mslport::testing::fresh_test_dir("included_refused");
   DiagEngine diags;
-  read_names(dir, "#include </dev/zero>\n#define M(x) #x\n#include M(a.h)\n#define N other_macro\n#include N\n",
-             diags);
+  read_names(dir, "#include </dev/zero>\n#define M(x) #x\n#include M(a.h)\n#define N other_macro\n#include N\n", diags);
   ASSERT_EQ(diags.error_count(), 3);
   EXPECT_NE(diags.diagnostics()[0].message.find("'/dev/zero' is a device"), std::string::npos);
   EXPECT_EQ(diags.diagnostics()[0].loc.line, 1);

@@ -37,7 +37,9 @@ void note_uses(const ir::Stmt& body, std::set<Intrinsic>& used, std::set<int>& h
   });
   ir::walk_stmt_exprs(body, [&](const ir::Expr& e) {
     switch (e.kind) {
-      case ir::Expr::Kind::Call: if (e.intrinsic != Intrinsic::None) used.insert(e.intrinsic); break;
+      case ir::Expr::Kind::Call:
+        if (e.intrinsic != Intrinsic::None) used.insert(e.intrinsic);
+        break;
       case ir::Expr::Kind::Collective: used.insert(ir::collective_intrinsic(e.collective_op)); break;
       case ir::Expr::Kind::SimdMatrixOp: used.insert(matrix_intrinsic(e.matrix_op)); break;
       case ir::Expr::Kind::Bitcast: used.insert(Intrinsic::AsType); break;

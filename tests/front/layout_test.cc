@@ -19,25 +19,24 @@ struct Expected {
 // MSL specification, tables of scalar, vector, packed vector and matrix
 // sizes and alignments.
 const Expected kSpec[] = {
-    {"bool", 1, 1},          {"char", 1, 1},          {"uchar", 1, 1},         {"short", 2, 2},
-    {"ushort", 2, 2},        {"int", 4, 4},           {"uint", 4, 4},          {"long", 8, 8},
-    {"ulong", 8, 8},         {"half", 2, 2},          {"bfloat", 2, 2},        {"float", 4, 4},
-    {"char2", 2, 2},         {"char3", 4, 4},         {"char4", 4, 4},         {"uchar3", 4, 4},
-    {"short2", 4, 4},        {"short3", 8, 8},        {"short4", 8, 8},        {"ushort3", 8, 8},
-    {"int2", 8, 8},          {"int3", 16, 16},        {"int4", 16, 16},        {"uint3", 16, 16},
-    {"long2", 16, 16},       {"long3", 32, 32},       {"long4", 32, 32},       {"ulong3", 32, 32},
-    {"half2", 4, 4},         {"half3", 8, 8},         {"half4", 8, 8},         {"bfloat3", 8, 8},
-    {"float2", 8, 8},        {"float3", 16, 16},      {"float4", 16, 16},
-    {"packed_char2", 2, 1},  {"packed_char3", 3, 1},  {"packed_char4", 4, 1},  {"packed_uchar3", 3, 1},
-    {"packed_short2", 4, 2}, {"packed_short3", 6, 2}, {"packed_short4", 8, 2}, {"packed_ushort3", 6, 2},
-    {"packed_int2", 8, 4},   {"packed_int3", 12, 4},  {"packed_int4", 16, 4},  {"packed_uint3", 12, 4},
-    {"packed_half2", 4, 2},  {"packed_half3", 6, 2},  {"packed_half4", 8, 2},
-    {"packed_float2", 8, 4}, {"packed_float3", 12, 4}, {"packed_float4", 16, 4},
-    {"half2x2", 8, 4},       {"half2x3", 16, 8},      {"half2x4", 16, 8},      {"half3x2", 12, 4},
-    {"half3x3", 24, 8},      {"half3x4", 24, 8},      {"half4x2", 16, 4},      {"half4x3", 32, 8},
-    {"half4x4", 32, 8},      {"float2x2", 16, 8},     {"float2x3", 32, 16},    {"float2x4", 32, 16},
-    {"float3x2", 24, 8},     {"float3x3", 48, 16},    {"float3x4", 48, 16},    {"float4x2", 32, 8},
-    {"float4x3", 64, 16},    {"float4x4", 64, 16},
+    {"bool", 1, 1},           {"char", 1, 1},          {"uchar", 1, 1},          {"short", 2, 2},
+    {"ushort", 2, 2},         {"int", 4, 4},           {"uint", 4, 4},           {"long", 8, 8},
+    {"ulong", 8, 8},          {"half", 2, 2},          {"bfloat", 2, 2},         {"float", 4, 4},
+    {"char2", 2, 2},          {"char3", 4, 4},         {"char4", 4, 4},          {"uchar3", 4, 4},
+    {"short2", 4, 4},         {"short3", 8, 8},        {"short4", 8, 8},         {"ushort3", 8, 8},
+    {"int2", 8, 8},           {"int3", 16, 16},        {"int4", 16, 16},         {"uint3", 16, 16},
+    {"long2", 16, 16},        {"long3", 32, 32},       {"long4", 32, 32},        {"ulong3", 32, 32},
+    {"half2", 4, 4},          {"half3", 8, 8},         {"half4", 8, 8},          {"bfloat3", 8, 8},
+    {"float2", 8, 8},         {"float3", 16, 16},      {"float4", 16, 16},       {"packed_char2", 2, 1},
+    {"packed_char3", 3, 1},   {"packed_char4", 4, 1},  {"packed_uchar3", 3, 1},  {"packed_short2", 4, 2},
+    {"packed_short3", 6, 2},  {"packed_short4", 8, 2}, {"packed_ushort3", 6, 2}, {"packed_int2", 8, 4},
+    {"packed_int3", 12, 4},   {"packed_int4", 16, 4},  {"packed_uint3", 12, 4},  {"packed_half2", 4, 2},
+    {"packed_half3", 6, 2},   {"packed_half4", 8, 2},  {"packed_float2", 8, 4},  {"packed_float3", 12, 4},
+    {"packed_float4", 16, 4}, {"half2x2", 8, 4},       {"half2x3", 16, 8},       {"half2x4", 16, 8},
+    {"half3x2", 12, 4},       {"half3x3", 24, 8},      {"half3x4", 24, 8},       {"half4x2", 16, 4},
+    {"half4x3", 32, 8},       {"half4x4", 32, 8},      {"float2x2", 16, 8},      {"float2x3", 32, 16},
+    {"float2x4", 32, 16},     {"float3x2", 24, 8},     {"float3x3", 48, 16},     {"float3x4", 48, 16},
+    {"float4x2", 32, 8},      {"float4x3", 64, 16},    {"float4x4", 64, 16},
 };
 
 const ir::StructDef* find_struct(const ir::Module& m, const std::string& name) {
@@ -101,7 +100,8 @@ struct Holder { char c; Wide w; };
 kernel void k(constant Params& p [[buffer(0)]], constant Holder& h [[buffer(1)]], device float* o [[buffer(2)]]) {
   o[0] = p.bias + h.w.x;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   const ir::StructDef* p = find_struct(*m, "Params");
   ASSERT_NE(p, nullptr);
@@ -129,7 +129,8 @@ struct Generated { uint count; float2 data[1]; };
 kernel void k(device Tail& t [[buffer(0)]], device const Generated* g [[buffer(1)]]) {
   t.data[3] = g->data[5].y;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   const ir::StructDef* t = find_struct(*m, "Tail");
   ASSERT_NE(t, nullptr);
@@ -147,7 +148,8 @@ TEST(Layout, RuntimeSizedArrayMustBeTheLastField) {
   auto m = parse("tail_first.metal", R"(
 struct Bad { float data[]; uint count; };
 kernel void k(device Bad& b [[buffer(0)]]) { b.count = 1; }
-)", d);
+)",
+                 d);
   EXPECT_FALSE(m && !d.has_errors());
 }
 

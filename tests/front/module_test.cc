@@ -33,7 +33,8 @@ struct S {
   uint arr[3];
 };
 kernel void k(constant S& s [[buffer(0)]], device float* o [[buffer(1)]]) { o[0] = s.a; }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   ASSERT_EQ(m->structs.size(), 2u);
   const auto& inner = m->structs[0];
@@ -42,8 +43,8 @@ kernel void k(constant S& s [[buffer(0)]], device float* o [[buffer(1)]]) { o[0]
   EXPECT_EQ(inner.size, 16);
   const auto& s = m->structs[1];
   EXPECT_EQ(s.name, "S");
-  std::vector<std::pair<std::string, int>> want = {{"a", 0}, {"b", 16}, {"c", 32}, {"d", 40},
-                                                    {"e", 48}, {"in", 56}, {"arr", 72}};
+  std::vector<std::pair<std::string, int>> want = {{"a", 0},  {"b", 16},  {"c", 32},  {"d", 40},
+                                                   {"e", 48}, {"in", 56}, {"arr", 72}};
   ASSERT_EQ(s.fields.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(s.fields[i].name, want[i].first);
@@ -66,7 +67,8 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_index_in_threadgr
   threadgroup_barrier(mem_flags::mem_threadgroup);
   o[tid] = partial[tid] + NSG;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   ASSERT_EQ(m->constants.size(), 2u);
   EXPECT_EQ(m->constants[0].name, "NSG");
@@ -109,7 +111,8 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_index_in_threadgr
   threadgroup_barrier(mem_flags::mem_threadgroup);
   o[tid] = broadcast;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   ASSERT_EQ(m->kernels[0].tg_allocs.size(), 1u);
   EXPECT_EQ(ir::type_name(*m, m->kernels[0].tg_allocs[0].type), "float");
@@ -125,7 +128,8 @@ kernel void big(device float* o [[buffer(0)]], uint tid [[thread_index_in_thread
   threadgroup_barrier(mem_flags::mem_threadgroup);
   o[tid] = a[tid] + b[tid];
 }
-)", d);
+)",
+                 d);
   // Exactly 32 KB is allowed.
   EXPECT_TRUE(m) << first_error(d);
   DiagEngine d2;
@@ -135,7 +139,8 @@ kernel void big(device float* o [[buffer(0)]], uint tid [[thread_index_in_thread
   threadgroup float b[4097];
   o[tid] = a[tid] + b[tid];
 }
-)", d2);
+)",
+                  d2);
   EXPECT_FALSE(m2);
   ASSERT_EQ(d2.error_count(), 1);
   EXPECT_EQ(d2.diagnostics()[0].message,
@@ -183,7 +188,8 @@ TEST(Module, HelperFunctionsAreNotKernels) {
 inline float twice(float x) { return 2.0f * x; }
 kernel void a(device float* o [[buffer(0)]]) { o[0] = twice(o[1]); }
 kernel void b(device float* o [[buffer(0)]]) { o[0] = 1.0f; }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   ASSERT_EQ(m->kernels.size(), 2u);
   EXPECT_EQ(m->kernels[0].name, "a");
@@ -192,8 +198,9 @@ kernel void b(device float* o [[buffer(0)]]) { o[0] = 1.0f; }
 }
 
 TEST(Module, ParseOptions) {
-  std::string src = "#include <metal_stdlib>\nusing namespace metal;\n"
-                    "kernel void k(device float* o [[buffer(0)]]) { o[0] = SCALE; }\n";
+  std::string src =
+      "#include <metal_stdlib>\nusing namespace metal;\n"
+      "kernel void k(device float* o [[buffer(0)]]) { o[0] = SCALE; }\n";
   std::string path = testing::write_temp_file("options.metal", src);
   // -D through extra_args; the built-in shim given explicitly.
   ParseOptions opt;

@@ -45,7 +45,8 @@ kernel void rms(device const float* x [[buffer(0)]],
   float arr[3] = {1.0f, 2.0f};
   out[row] = rsqrt(part[0] + part[1] + p.eps) + arr[0];
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   EXPECT_EQ(ir::print_module(*m), R"(struct P (size 8, align 4)
   0 n: int
@@ -115,7 +116,8 @@ kernel void k(device float* o [[buffer(0)]]) {
   simdgroup_barrier(mem_flags::mem_threadgroup);
   o[0] = 1.0f;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   const auto& s = m->kernels[0].body->stmts;
   ASSERT_EQ(s.size(), 6u);
@@ -141,10 +143,12 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_position_in_grid]
   }
   o[tid] = v;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
-  EXPECT_NE(ir::print_kernel(*m, m->kernels[0]).find("} else if ((switch_value == 1u) || (switch_value == 2u)) {\n"
-                                                      "      v = 2.0f\n    } else {"),
+  EXPECT_NE(ir::print_kernel(*m, m->kernels[0])
+                .find("} else if ((switch_value == 1u) || (switch_value == 2u)) {\n"
+                      "      v = 2.0f\n    } else {"),
             std::string::npos)
       << ir::print_kernel(*m, m->kernels[0]);
 
@@ -159,7 +163,8 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_position_in_grid]
   }
   o[tid] = v;
 }
-)", d2);
+)",
+                  d2);
   ASSERT_TRUE(m2) << first_error(d2);
   std::string printed = ir::print_kernel(*m2, m2->kernels[0]);
   EXPECT_NE(printed.find(R"(    %switch_value: const uint = tid % 4u
@@ -171,7 +176,8 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_position_in_grid]
     } else {
       v = 3.0f
     }
-)"), std::string::npos)
+)"),
+            std::string::npos)
       << printed;
 }
 
@@ -185,7 +191,8 @@ kernel void k(device float* o [[buffer(0)]], uint tid [[thread_position_in_grid]
     case 2: if (tid > 4) break; o[2] = 1.0f; break;
   }
 }
-)", d);
+)",
+                 d);
   EXPECT_FALSE(m);
   ASSERT_EQ(d.error_count(), 1);
   EXPECT_EQ(d.diagnostics()[0].message, "switch case that falls through to the next case is not supported yet");
@@ -208,7 +215,8 @@ kernel void k(device const float* w [[buffer(0)]], threadgroup float* shared [[t
   for (int i = 0; i < 2; ++i) acc += 1.0f;
   o[tid] = acc;
 }
-)", d);
+)",
+                 d);
   ASSERT_TRUE(m) << first_error(d);
   const auto& k = m->kernels[0];
   std::vector<std::string> names;

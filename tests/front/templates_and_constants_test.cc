@@ -25,7 +25,8 @@ struct Parsed {
 std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body, front::ParseOptions o = {},
                               bool partial = false) {
   auto p = std::make_unique<Parsed>();
-  std::string path = mslport::testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body);
+  std::string path =
+      mslport::testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body);
   p->m = front::parse_metal_file(path, p->diags, o, partial ? &p->skipped : nullptr);
   return p;
 }

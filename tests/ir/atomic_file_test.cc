@@ -1,12 +1,12 @@
 // write_files_atomic: a set of outputs is written whole or not at all, and
 // leaves no temporary files behind either way.
+#include "support/atomic_file.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
-
-#include "support/atomic_file.h"
 
 namespace fs = std::filesystem;
 using namespace mslport;

@@ -1,6 +1,8 @@
 // The intrinsic table: rows in enumerator order with unique names, and
 // docs/msl-support.md is what ir::render_msl_support makes of it
 // (MSLPORT_UPDATE_DOCS=1 rewrites the file instead of failing).
+#include "ir/intrinsic_table.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,7 +11,6 @@
 #include <sstream>
 
 #include "ir/intrinsic_docs.h"
-#include "ir/intrinsic_table.h"
 #include "ir/ir.h"
 #include "test_support.h"
 

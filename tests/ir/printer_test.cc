@@ -1,10 +1,10 @@
 // The IR printer on hand-built IR (no front end): the text form is stable
 // because tests and `mslport ir` users compare against it.
+#include "ir/printer.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "ir/printer.h"
 
 namespace mslport::ir {
 namespace {
@@ -44,20 +44,40 @@ std::vector<ExprPtr> list(A&&... a) {
 Module small_module() {
   Module m;
   m.structs.push_back(StructDef{"Params", {{"n", Type::scalar_of(ScalarKind::Int), 0}, {"eps", f32(), 4}}, 8, 4, {}});
-  m.constants.push_back(GlobalConst{"NSG", Type::scalar_of(ScalarKind::Int), make_int(Type::scalar_of(ScalarKind::Int), 8), {}});
+  m.constants.push_back(
+      GlobalConst{"NSG", Type::scalar_of(ScalarKind::Int), make_int(Type::scalar_of(ScalarKind::Int), 8), {}});
   Kernel k;
   k.name = "demo";
-  k.params.push_back(Param{Param::Kind::Buffer, "x", Type::pointer_to(f32(), AddressSpace::Device, true), 0, false,
-                           BuiltinId::ThreadPositionInGrid, {}});
-  k.params.push_back(Param{Param::Kind::Buffer, "out", Type::pointer_to(f32(), AddressSpace::Device, false), 1, true,
-                           BuiltinId::ThreadPositionInGrid, {}});
-  k.params.push_back(Param{Param::Kind::ConstantRef, "p", Type::struct_of(0), 3, false,
-                           BuiltinId::ThreadPositionInGrid, {}});
-  k.params.push_back(Param{Param::Kind::ThreadgroupMemory, "scratch",
-                           Type::pointer_to(f32(), AddressSpace::Threadgroup, false), 0, false,
-                           BuiltinId::ThreadPositionInGrid, {}});
-  k.params.push_back(Param{Param::Kind::Builtin, "tgpig", Type::vector_of(ScalarKind::UInt, 3), -1, false,
-                           BuiltinId::ThreadgroupPositionInGrid, {}});
+  k.params.push_back(Param{Param::Kind::Buffer,
+                           "x",
+                           Type::pointer_to(f32(), AddressSpace::Device, true),
+                           0,
+                           false,
+                           BuiltinId::ThreadPositionInGrid,
+                           {}});
+  k.params.push_back(Param{Param::Kind::Buffer,
+                           "out",
+                           Type::pointer_to(f32(), AddressSpace::Device, false),
+                           1,
+                           true,
+                           BuiltinId::ThreadPositionInGrid,
+                           {}});
+  k.params.push_back(
+      Param{Param::Kind::ConstantRef, "p", Type::struct_of(0), 3, false, BuiltinId::ThreadPositionInGrid, {}});
+  k.params.push_back(Param{Param::Kind::ThreadgroupMemory,
+                           "scratch",
+                           Type::pointer_to(f32(), AddressSpace::Threadgroup, false),
+                           0,
+                           false,
+                           BuiltinId::ThreadPositionInGrid,
+                           {}});
+  k.params.push_back(Param{Param::Kind::Builtin,
+                           "tgpig",
+                           Type::vector_of(ScalarKind::UInt, 3),
+                           -1,
+                           false,
+                           BuiltinId::ThreadgroupPositionInGrid,
+                           {}});
   k.params.push_back(Param{Param::Kind::Builtin, "lane", u32(), -1, false, BuiltinId::ThreadIndexInSimdgroup, {}});
   k.tg_allocs.push_back(TgAlloc{"part", Type::array_of(f32(), 8), {}});
 
@@ -83,9 +103,9 @@ Module small_module() {
   auto idx0 = make(Expr::Kind::Index, f32(), list(param_ref(k, 0), make_int(Type::scalar_of(ScalarKind::Int), 0)));
   auto call = make(Expr::Kind::Call, f32(), list(make_unary(UnaryOp::Neg, f32(), std::move(idx0))));
   call->spelling = "precise::exp";
-  body.push_back(make_decl(v, make_binary(BinaryOp::Add, f32(),
-                                          make_binary(BinaryOp::Mul, f32(), std::move(idx), float_lit(2.0, "2.0f")),
-                                          std::move(call))));
+  body.push_back(make_decl(
+      v, make_binary(BinaryOp::Add, f32(), make_binary(BinaryOp::Mul, f32(), std::move(idx), float_lit(2.0, "2.0f")),
+                     std::move(call))));
   // %s: float = simd_sum(v) [mask: lane < 16u]
   int s = add_var(k, "s", f32());
   auto coll = make(Expr::Kind::Collective, f32(), list(make_var_ref(k, v)));
@@ -95,8 +115,8 @@ Module small_module() {
   // part[lane] = s
   auto tg = make(Expr::Kind::TgAllocRef, k.tg_allocs[0].type, {});
   tg->index = 0;
-  body.push_back(make_expr_stmt(make_assign(make(Expr::Kind::Index, f32(), list(std::move(tg), param_ref(k, 5))),
-                                            make_var_ref(k, s))));
+  body.push_back(make_expr_stmt(
+      make_assign(make(Expr::Kind::Index, f32(), list(std::move(tg), param_ref(k, 5))), make_var_ref(k, s))));
   // threadgroup_barrier(mem_threadgroup)
   auto bar = std::make_unique<Stmt>();
   bar->kind = Stmt::Kind::Barrier;
@@ -127,8 +147,8 @@ Module small_module() {
   auto gc = make(Expr::Kind::GlobalConstRef, Type::scalar_of(ScalarKind::Int), {});
   gc->index = 0;
   auto cnd = make(Expr::Kind::Conditional, f32(), list(std::move(gc), make_var_ref(k, v), make_var_ref(k, s)));
-  body.push_back(make_decl(arr, make(Expr::Kind::InitList, Type::array_of(f32(), 2),
-                                     list(float_lit(1.0, "1.0f"), std::move(cnd)))));
+  body.push_back(make_decl(
+      arr, make(Expr::Kind::InitList, Type::array_of(f32(), 2), list(float_lit(1.0, "1.0f"), std::move(cnd)))));
   k.body = make_block(std::move(body));
   m.kernels.push_back(std::move(k));
   return m;
@@ -186,8 +206,9 @@ TEST(Printer, ExprAndElseIf) {
   std::vector<StmtPtr> body;
   body.push_back(make_if(make_bool(true), make_block(std::move(outer_then)), make_block(std::move(else_block))));
   k2.body = make_block(std::move(body));
-  EXPECT_EQ(print_kernel(m, k2), "kernel k2\n  body {\n    if (true) {\n      break\n    } else if (false) {\n"
-                                 "      break\n    }\n  }\n");
+  EXPECT_EQ(print_kernel(m, k2),
+            "kernel k2\n  body {\n    if (true) {\n      break\n    } else if (false) {\n"
+            "      break\n    }\n  }\n");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "passes/lockstep_barriers.h"
 
-#include "passes/lower_execution_model.h"
 #include "pass_test_util.h"
+#include "passes/lower_execution_model.h"
 
 using namespace mslport;
 using namespace mslport::testing;

@@ -1,10 +1,10 @@
 #include "passes/lower_execution_model.h"
 
+#include "pass_test_util.h"
 #include "passes/eliminate_returns.h"
 #include "passes/hoist_collectives.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
-#include "pass_test_util.h"
 
 using namespace mslport;
 using namespace mslport::testing;

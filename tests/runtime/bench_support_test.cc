@@ -1,8 +1,8 @@
 // OpenClBench on PoCL: the device-to-device copy roof and the build options
 // emitted programs get (the NVIDIA warp-shuffle define only on NVIDIA).
-#include <gtest/gtest.h>
-
 #include "runtime/bench_support.h"
+
+#include <gtest/gtest.h>
 
 namespace mslport::runtime {
 namespace {

@@ -20,7 +20,8 @@ void write_good_case(const std::string& dir, const std::string& kernel, const st
   write_array(dir + "/out.expected.npy", make_npy<float>({2, 3, 4}));
   write_array(dir + "/n.npy", make_npy<uint32_t>({3}));
   write_text(dir + "/case.json", R"({
-    "kernel": ")" + kernel + R"(", "case": ")" + name + R"(", "description": "test",
+    "kernel": ")" + kernel + R"(", "case": ")" +
+                                     name + R"(", "description": "test",
     "dispatch": )" + dispatch + R"(,
     "buffers": [
       {"index": 0, "name": "in", "access": "read", "data": "in.npy"},
@@ -92,13 +93,14 @@ TEST(GoldenCase, FunctionConstantsBecomeCppLiterals) {
   std::string root = testutil::fresh_dir("golden");
   const std::string head = R"({"kernel": "k", "case": "c", "dispatch": {"threads": [3], "threads_per_threadgroup": [3]},
     "buffers": [{"index": 0, "name": "in", "access": "read", "data": "in.npy"}], "function_constants": )";
-  write_case(root + "/k/c", head + R"({"use_bias": true, "off": false, "n": -3, "scale": 2.5, "one": 1.0, "7": 4})" + "}");
+  write_case(root + "/k/c",
+             head + R"({"use_bias": true, "off": false, "n": -3, "scale": 2.5, "one": 1.0, "7": 4})" + "}");
   std::vector<LoadError> errors;
   auto cases = load_golden_dir(root, &errors);
   ASSERT_TRUE(errors.empty()) << errors[0].message;
   ASSERT_EQ(cases.size(), 1u);
   std::map<std::string, std::string> want = {{"use_bias", "true"}, {"off", "false"}, {"n", "-3"},
-                                             {"scale", "2.5"},     {"one", "1.0"},    {"7", "4"}};
+                                             {"scale", "2.5"},     {"one", "1.0"},   {"7", "4"}};
   EXPECT_EQ(cases[0].function_constants, want);
 
   for (const char* bad : {R"([1, 2])", R"({"x": "1"})", R"({"x": null})", R"({"a b": 1})", R"({"x": [1]})"}) {

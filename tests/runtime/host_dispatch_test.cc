@@ -48,8 +48,7 @@ TEST(HostDispatch, ZeroThreadgroupsAreRefused) {
 TEST(HostDispatch, MoreThanMetalsThreadsPerThreadgroupAreRefused) {
   EXPECT_NE(refusal(make(1, 1, 1, 64, 32, 1, 64, 32, 1)).find("more than Metal's 1024"), std::string::npos);
   // Each dimension within 2^32, the product far beyond: no wrap-around.
-  EXPECT_NE(refusal(make(1, 1, 1, 65536, 65536, 1, 65536, 65536, 1)).find("more than Metal's 1024"),
-            std::string::npos);
+  EXPECT_NE(refusal(make(1, 1, 1, 65536, 65536, 1, 65536, 65536, 1)).find("more than Metal's 1024"), std::string::npos);
   EXPECT_EQ(refusal(make(1, 1, 1, 32, 32, 1, 32, 32, 1)), "");
 }
 
@@ -60,14 +59,13 @@ TEST(HostDispatch, GridLargerThanItsThreadgroupsIsRefused) {
 
 TEST(HostDispatch, EmptyThreadgroupsAreRefused) {
   const std::string m = refusal(make(5, 1, 1, 256, 1, 1, 1000, 1, 1));
-  EXPECT_NE(m.find("threadgroups.x is 5, but a grid of 1000 threads in threadgroups of 256 needs 4"),
-            std::string::npos)
+  EXPECT_NE(m.find("threadgroups.x is 5, but a grid of 1000 threads in threadgroups of 256 needs 4"), std::string::npos)
       << m;
 }
 
 TEST(HostDispatch, MoreThreadgroupsThanASigned64BitCountAreRefused) {
-  const std::string m = refusal(make(0xffffffffu, 0xffffffffu, 0xffffffffu, 1, 1, 1, 0xffffffffu, 0xffffffffu,
-                                     0xffffffffu));
+  const std::string m =
+      refusal(make(0xffffffffu, 0xffffffffu, 0xffffffffu, 1, 1, 1, 0xffffffffu, 0xffffffffu, 0xffffffffu));
   EXPECT_NE(m.find("more than 2^63 - 1 threadgroups"), std::string::npos) << m;
 }
 

@@ -4,7 +4,6 @@
 #include "runtime/isolated_executor.h"
 
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -94,7 +93,8 @@ TEST(IsolatedExecutor, AtMostEightWorkersLive) {
   std::vector<pid_t> pids;
   for (int i = 0; i < 10; ++i) {
     std::string err;
-    executors.push_back(make_isolated_executor([](std::string*) { return std::make_unique<ScriptedExecutor>(); }, &err));
+    executors.push_back(
+        make_isolated_executor([](std::string*) { return std::make_unique<ScriptedExecutor>(); }, &err));
     ASSERT_NE(executors.back(), nullptr) << err;
     CaseResult r = executors.back()->run(make_case("echo", "n"));
     ASSERT_EQ(r.status, "pass") << r.message;

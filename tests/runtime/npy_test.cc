@@ -105,8 +105,7 @@ TEST(Npy, ParsesHandWrittenVersion1Header) {
 
 TEST(Npy, ParsesVersion2HeaderWithOtherKeyOrderAndQuotes) {
   double data[2] = {0.25, -8};
-  std::string bytes =
-      hand_npy(2, "{\"shape\": (2,), \"fortran_order\": False, \"descr\": \"<f8\"}", data, sizeof data);
+  std::string bytes = hand_npy(2, "{\"shape\": (2,), \"fortran_order\": False, \"descr\": \"<f8\"}", data, sizeof data);
   NpyArray a;
   std::string err;
   ASSERT_TRUE(parse_npy(bytes, &a, &err)) << err;
@@ -197,8 +196,8 @@ TEST(Npy, RejectsMalformedFiles) {
 TEST(Npy, HugeShapesAndItemSizesAreErrorsNotOverflows) {
   std::string err;
   NpyArray a;
-  std::string bytes = hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }",
-                               nullptr, 0);
+  std::string bytes =
+      hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }", nullptr, 0);
   EXPECT_FALSE(parse_npy(bytes, &a, &err));
   EXPECT_NE(err.find("more than 2^64"), std::string::npos) << err;
   bytes = hand_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,), }", nullptr, 0);

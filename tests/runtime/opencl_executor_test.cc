@@ -18,10 +18,10 @@ std::unique_ptr<Executor> load_on_pocl(std::string* err) {
   return load_opencl_program(kCl, kBindings, "Portable", err);
 }
 
-#define LOAD_POCL(ex)                                                          \
-  std::string load_err;                                                                \
-  auto ex = load_on_pocl(&load_err);                                                   \
-  /* PoCL is a dependency (scripts/install-deps.sh): its absence fails. */          \
+#define LOAD_POCL(ex)                                                      \
+  std::string load_err;                                                    \
+  auto ex = load_on_pocl(&load_err);                                       \
+  /* PoCL is a dependency (scripts/install-deps.sh): its absence fails. */ \
   ASSERT_NE(ex, nullptr) << load_err
 
 TEST(OpenClExecutor, RunsHandWrittenProgramOnPocl) {
@@ -103,7 +103,8 @@ TEST(OpenClExecutor, RunsHandWrittenProgramOnPocl) {
 
 TEST(OpenClExecutor, ShowsBuildLogOnFailure) {
   std::string dir = testutil::fresh_dir("cl");
-  std::string cl = testutil::write_text(dir + "/bad.cl", "__kernel void f(__global float* out) { out[0] = undeclared_thing; }\n");
+  std::string cl =
+      testutil::write_text(dir + "/bad.cl", "__kernel void f(__global float* out) { out[0] = undeclared_thing; }\n");
   std::string err;
   auto ex = load_opencl_program(cl, kBindings, "Portable", &err);
   EXPECT_EQ(ex, nullptr);
@@ -117,7 +118,8 @@ TEST(OpenClExecutor, RejectsUnknownPlatformAndBadBindings) {
   EXPECT_NE(err.find("no-such-platform-xyz"), std::string::npos) << err;
 
   std::string dir = testutil::fresh_dir("cl");
-  std::string bad = testutil::write_text(dir + "/b.json", R"({"kernels": [{"name": "add_one", "args": [{"kind": "sampler"}]}]})");
+  std::string bad =
+      testutil::write_text(dir + "/b.json", R"({"kernels": [{"name": "add_one", "args": [{"kind": "sampler"}]}]})");
   EXPECT_EQ(load_opencl_program(kCl, bad, "Portable", &err), nullptr);
   EXPECT_NE(err.find("kernels[0].args[0].kind"), std::string::npos) << err;
 }
@@ -139,7 +141,8 @@ TEST(OpenClExecutor, BothTargetsInOneRun) {
   auto results = run_cases(cases, {"openmp", "opencl"}, {omp.get(), cl.get()}, {});
   ASSERT_EQ(results.size(), 6u);
   for (const char* t : {"openmp", "opencl"}) {
-    EXPECT_EQ(find_result(results, "add_one", t)->status, "pass") << t << ": " << find_result(results, "add_one", t)->message;
+    EXPECT_EQ(find_result(results, "add_one", t)->status, "pass")
+        << t << ": " << find_result(results, "add_one", t)->message;
     EXPECT_EQ(find_result(results, "add_one_skip_last", t)->status, "fail") << t;
     EXPECT_EQ(find_result(results, "group_sum_missing_in_omp", t)->status, "not_covered") << t;
   }

@@ -39,14 +39,13 @@ TEST(OpenMpExecutor, RunsHandWrittenModule) {
   EXPECT_FALSE(ex->has_kernel("nonexistent"));
 
   std::string root = testutil::fresh_dir("golden");
-  for (const char* k : {"add_one", "add_one_skip_last", "crash", "fail_status", "overrun", "scribble_input",
-                        "missing_kernel"})
+  for (const char* k :
+       {"add_one", "add_one_skip_last", "crash", "fail_status", "overrun", "scribble_input", "missing_kernel"})
     testutil::write_add_one_case(root, k);
   // Dispatch plumbing: a dispatchThreads case with threadgroup memory.
   testutil::write_array(root + "/dispatch_info/c/out.expected.npy",
                         make_npy<uint32_t>({3, 2, 1, 4, 2, 1, 10, 3, 1, 512, 44}));
-  testutil::write_case_json(root, "dispatch_info", "c",
-                            R"({"threads": [10, 3], "threads_per_threadgroup": [4, 2]})",
+  testutil::write_case_json(root, "dispatch_info", "c", R"({"threads": [10, 3], "threads_per_threadgroup": [4, 2]})",
                             R"([{"index": 0, "access": "write", "expected": "out.expected.npy"}])",
                             R"([{"index": 0, "bytes": 512}])");
 
@@ -159,7 +158,8 @@ TEST(OpenMpExecutor, CompilesExactlyWhatItHashed) {
   }
   std::string src = testutil::write_text(dir + "/mod.cpp", text);
   std::string wrapper = testutil::write_text(
-      dir + "/tampering-cxx", "#!/bin/sh\necho 'int replaced_by_another_run;' > \"$MSLPORT_TEST_TAMPER\"\nexec c++ \"$@\"\n");
+      dir + "/tampering-cxx",
+      "#!/bin/sh\necho 'int replaced_by_another_run;' > \"$MSLPORT_TEST_TAMPER\"\nexec c++ \"$@\"\n");
   fs::permissions(wrapper, fs::perms::owner_all);
   ::setenv("MSLPORT_CXX", wrapper.c_str(), 1);
   ::setenv("MSLPORT_TEST_TAMPER", src.c_str(), 1);

@@ -1,9 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "runtime/case_buffers.h"
 #include "runtime/runner.h"

@@ -1,14 +1,13 @@
 // Helpers for the runtime tests: scratch directories and golden-case fixtures.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/npy.h"
 #include "runtime/runner.h"

@@ -2,9 +2,10 @@
 // the commit point is completed by the next transaction (or recovery), a
 // crash before it leaves only stray temporaries, which are cleaned; special
 // files and directories are never replaced.
-#include <gtest/gtest.h>
+#include "support/file_transaction.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +14,6 @@
 #include <fstream>
 
 #include "support/atomic_file.h"
-#include "support/file_transaction.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -163,6 +163,6 @@ TEST(FileTransaction, WritingAFileRemovesWhatAnOlderMslportLeftForIt) {
   std::ofstream(d + "/notes.tmp.99999999") << "somebody's";
   std::string err;
   ASSERT_TRUE(write_file_atomic(d + "/k.cpp", "new", &err)) << err;
-  EXPECT_EQ(entries(d), (std::vector<std::string>{"k.cpp", "k.cpp.tmp." + std::to_string(::getpid()),
-                                                  "notes.tmp.99999999"}));
+  EXPECT_EQ(entries(d),
+            (std::vector<std::string>{"k.cpp", "k.cpp.tmp." + std::to_string(::getpid()), "notes.tmp.99999999"}));
 }

@@ -1,10 +1,10 @@
 // run_with_stack: work that needs far more than a thread's usual 8 MB of
 // stack runs to the end; its exceptions reach the caller.
+#include "support/large_stack.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
-
-#include "support/large_stack.h"
 
 namespace {
 

@@ -45,7 +45,8 @@ use_bias = true
 count = 3
 "0" = 1.0
 raw = "0.5f"
-)", d);
+)",
+                              d);
   ASSERT_TRUE(p) << all_diags(d);
   EXPECT_EQ(p->dir, "/proj");
   EXPECT_EQ(p->sources, (std::vector<std::string>{"src/**/*.metal", "extra.metal"}));

@@ -1,12 +1,12 @@
 // read_regular_file: only regular files, only up to the limit, and a FIFO
 // or /dev/zero is refused at once instead of blocking or reading forever.
-#include <gtest/gtest.h>
+#include "support/regular_file.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
 
-#include "support/regular_file.h"
 #include "test_support.h"
 
 using mslport::read_regular_file;

@@ -1,11 +1,12 @@
 // run_process: arguments reach the program as they are (no shell ever
 // interprets them), output and status come back, a time limit kills.
+#include "support/subprocess.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 
-#include "support/subprocess.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

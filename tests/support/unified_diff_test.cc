@@ -1,11 +1,11 @@
 // unified_diff: the format of `diff -u`, and hunks that turn the old text
 // into the new one (checked by applying them).
+#include "support/unified_diff.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <sstream>
-
-#include "support/unified_diff.h"
 
 using mslport::unified_diff;
 
@@ -21,7 +21,7 @@ std::string apply_patch(const std::string& old_text, const std::string& diff) {
   }
   std::istringstream in(diff);
   std::string line, out;
-  size_t next_old = 0;  // 0-based
+  size_t next_old = 0;     // 0-based
   std::getline(in, line);  // ---
   std::getline(in, line);  // +++
   std::string* last = nullptr;
@@ -90,9 +90,9 @@ TEST(UnifiedDiff, RandomEditsApplyBack) {
       std::string line = std::string(1, char('a' + rng() % 4)) + "\n";
       a += line;
       switch (rng() % 5) {
-        case 0: break;                                         // deleted
+        case 0: break;                                            // deleted
         case 1: b += line + char('a' + rng() % 4) + "\n"; break;  // a line inserted after
-        case 2: b += "z\n"; break;                             // replaced
+        case 2: b += "z\n"; break;                                // replaced
         default: b += line;
       }
     }

@@ -1,8 +1,9 @@
 // The work root: the default one under $TMPDIR must be this user's own,
 // closed to others (anyone can create a name in /tmp first); each run gets
 // a private directory that goes away with it.
-#include <gtest/gtest.h>
+#include "support/work_dir.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/work_dir.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -59,8 +59,9 @@ int main(int argc, char** argv) {
   // `mslport-run bench` runs each target of each round in a process of its own: this one.
   if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
     return mslport::bench::bench_worker_main(argv[2], argv[3]);
-  CLI::App app{"mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
-               "`mslport-run bench` times them"};
+  CLI::App app{
+      "mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
+      "`mslport-run bench` times them"};
   std::string targets_dir = "targets", target = "all", work_dir;
   mslport::runtime::CheckRequest req;
   app.add_option("--targets", targets_dir, "Directory written by `mslport regen`")->capture_default_str();
@@ -84,8 +85,9 @@ int main(int argc, char** argv) {
 
   std::string bench_targets = "targets";
   mslport::tool::BenchCliOptions bench_opt;
-  auto* bench = app.add_subcommand("bench", "Time the emitted kernels on bench cases against the memory roof "
-                                            "measured in the same run (as `mslport bench`, without translating)");
+  auto* bench = app.add_subcommand("bench",
+                                   "Time the emitted kernels on bench cases against the memory roof "
+                                   "measured in the same run (as `mslport bench`, without translating)");
   bench->add_option("--targets", bench_targets, "Directory written by `mslport regen` (or `mslport translate`)")
       ->capture_default_str();
   mslport::tool::add_bench_options(bench, &bench_opt);

@@ -50,7 +50,9 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
       ->capture_default_str();
   cmd->add_option("--platform", o->platforms,
                   "OpenCL platform name substring, repeatable (default: every platform with a device)");
-  cmd->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cmd->add_option("--format", o->format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
   cmd->add_option("--plot", o->plot,
                   "Also write a bar chart (PNG) of GB/s per kernel and backend vs the roofs (its data: PNG.json)");
   cmd->add_option("--repeats", o->repeats, "Timed launches per kernel and backend (default: ~0.3 s worth, 5..1000)")
@@ -76,8 +78,7 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
                 "Time every target in this process, taking turns (their worker threads then disturb each other)");
 }
 
-int make_bench_request(const BenchCliOptions& opt, const std::string& tool, bench::BenchRequest* req,
-                       fs::path* work) {
+int make_bench_request(const BenchCliOptions& opt, const std::string& tool, bench::BenchRequest* req, fs::path* work) {
   if (opt.target == "all") req->targets = {"openmp", "opencl"};
   else if (opt.target == "openmp" || opt.target == "opencl") req->targets = {opt.target};
   else {
@@ -114,8 +115,7 @@ int make_bench_request(const BenchCliOptions& opt, const std::string& tool, benc
   return 0;
 }
 
-int run_and_report(const BenchCliOptions& opt, const std::string& tool, const bench::BenchRequest& req,
-                   bool failed) {
+int run_and_report(const BenchCliOptions& opt, const std::string& tool, const bench::BenchRequest& req, bool failed) {
   bench::BenchReport report;
   if (req.targets.size() > 1 && !opt.same_process) {
     std::string err;

@@ -21,14 +21,14 @@ struct BenchCliOptions {
   std::string target = "all";          // openmp, opencl, all
   std::vector<std::string> platforms;  // OpenCL platform name substrings; empty = every platform with a device
   std::string format = "table";
-  std::string plot;                    // PNG path; empty = no plot
-  int repeats = 0;                     // 0 = enough for ~0.3 s per kernel and backend
+  std::string plot;  // PNG path; empty = no plot
+  int repeats = 0;   // 0 = enough for ~0.3 s per kernel and backend
   std::string work_dir;
-  std::string nvidia_shfl = "on";      // on, off, both (bench::BenchRequest::nvidia_shfl)
-  std::string golden_dir;              // --golden: time kernels on their golden cases
-  std::string case_name;               // --case: the golden case of this name (default: the largest)
-  int rounds = 3;                      // --rounds
-  bool same_process = false;           // --same-process: no worker processes
+  std::string nvidia_shfl = "on";  // on, off, both (bench::BenchRequest::nvidia_shfl)
+  std::string golden_dir;          // --golden: time kernels on their golden cases
+  std::string case_name;           // --case: the golden case of this name (default: the largest)
+  int rounds = 3;                  // --rounds
+  bool same_process = false;       // --same-process: no worker processes
 };
 
 // Adds --kernel, --target, --platform, --format, --plot, --repeats,

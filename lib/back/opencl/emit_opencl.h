@@ -10,7 +10,7 @@
 namespace mslport::back::opencl {
 
 struct EmitOptions {
-  std::string tool_version;   // goes into the generated-file header
+  std::string tool_version;      // goes into the generated-file header
   bool line_directives = false;  // #line back to the .metal source
   // `mslport ir --print-after=...`, tests: the IR around each step (null: none).
   const passes::PipelineOptions* pipeline = nullptr;

@@ -5,6 +5,8 @@
 namespace mslport::back::opencl {
 
 bool is_reserved_in_opencl(const std::string& name) {
+  // The keywords in groups, several to a line (clang-format would put one on each).
+  // clang-format off
   static const std::set<std::string> kReserved = {
       // C99 keywords
       "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
@@ -22,6 +24,7 @@ bool is_reserved_in_opencl(const std::string& name) {
       "barrier", "fabs", "fmin", "fmax", "clamp",
 #include "back/opencl/cl_macros.inc"
   };
+  // clang-format on
   if (kReserved.count(name)) return true;
   // The prelude's helpers and the names the printer declares (mslport_grid, ...).
   if (name.rfind("mslport_", 0) == 0 || name.rfind("MSLPORT_", 0) == 0) return true;
@@ -29,8 +32,8 @@ bool is_reserved_in_opencl(const std::string& name) {
   static const char* kPrefixes[] = {"convert_", "as_"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
-  static const char* kScalars[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
-                                   "float", "double", "half", "bool"};
+  static const char* kScalars[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                   "long", "ulong", "float", "double", "half", "bool"};
   for (const char* s : kScalars) {
     std::string base = s;
     if (name.size() > base.size() && name.compare(0, base.size(), base) == 0) {

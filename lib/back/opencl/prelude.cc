@@ -19,61 +19,76 @@ struct FixedHelper {
 // work-groups, while Metal's dispatchThreads clips the edge threadgroups.
 const std::vector<FixedHelper>& fixed_helpers() {
   static const std::vector<FixedHelper> kHelpers = {
-      {"mslport_threads_per_threadgroup", {},
+      {"mslport_threads_per_threadgroup",
+       {},
        "// Metal's threads_per_threadgroup: the work-group clipped to the grid.\n"
        "uint3 mslport_threads_per_threadgroup(uint4 grid) {\n"
        "  const uint3 size = (uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2));\n"
        "  const uint3 origin = (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2)) * size;\n"
        "  return min(size, grid.xyz - origin);\n"
        "}\n"},
-      {"mslport_threadgroup_thread_count", {"mslport_threads_per_threadgroup"},
+      {"mslport_threadgroup_thread_count",
+       {"mslport_threads_per_threadgroup"},
        "uint mslport_threadgroup_thread_count(uint4 grid) {\n"
        "  const uint3 n = mslport_threads_per_threadgroup(grid);\n"
        "  return n.x * n.y * n.z;\n"
        "}\n"},
-      {"mslport_in_grid", {},
+      {"mslport_in_grid",
+       {},
        "// False for the work-items OpenCL adds beyond a dispatchThreads grid.\n"
        "bool mslport_in_grid(uint4 grid) {\n"
        "  return get_global_id(0) < grid.x && get_global_id(1) < grid.y && get_global_id(2) < grid.z;\n"
        "}\n"},
-      {"mslport_thread_position_in_grid", {},
+      {"mslport_thread_position_in_grid",
+       {},
        "uint3 mslport_thread_position_in_grid(uint4 grid) {\n"
        "  return (uint3)((uint)get_global_id(0), (uint)get_global_id(1), (uint)get_global_id(2));\n"
        "}\n"},
-      {"mslport_thread_position_in_threadgroup", {},
+      {"mslport_thread_position_in_threadgroup",
+       {},
        "uint3 mslport_thread_position_in_threadgroup(uint4 grid) {\n"
        "  return (uint3)((uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2));\n"
        "}\n"},
-      {"mslport_threadgroup_position_in_grid", {},
+      {"mslport_threadgroup_position_in_grid",
+       {},
        "uint3 mslport_threadgroup_position_in_grid(uint4 grid) {\n"
        "  return (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));\n"
        "}\n"},
-      {"mslport_threads_per_grid", {},
-       "uint3 mslport_threads_per_grid(uint4 grid) { return grid.xyz; }\n"},
-      {"mslport_threadgroups_per_grid", {},
+      {"mslport_threads_per_grid", {}, "uint3 mslport_threads_per_grid(uint4 grid) { return grid.xyz; }\n"},
+      {"mslport_threadgroups_per_grid",
+       {},
        "uint3 mslport_threadgroups_per_grid(uint4 grid) {\n"
        "  return (uint3)((uint)get_num_groups(0), (uint)get_num_groups(1), (uint)get_num_groups(2));\n"
        "}\n"},
-      {"mslport_dispatch_threads_per_threadgroup", {},
+      {"mslport_dispatch_threads_per_threadgroup",
+       {},
        "uint3 mslport_dispatch_threads_per_threadgroup(uint4 grid) {\n"
        "  return (uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2));\n"
        "}\n"},
       {"mslport_grid_origin", {}, "uint3 mslport_grid_origin(uint4 grid) { return (uint3)(0u); }\n"},
       {"mslport_grid_size", {}, "uint3 mslport_grid_size(uint4 grid) { return grid.xyz; }\n"},
-      {"mslport_thread_index_in_threadgroup", {"mslport_threads_per_threadgroup"},
+      {"mslport_thread_index_in_threadgroup",
+       {"mslport_threads_per_threadgroup"},
        "// Linear index with the clipped sizes, as Metal numbers the threads.\n"
        "uint mslport_thread_index_in_threadgroup(uint4 grid) {\n"
        "  const uint3 n = mslport_threads_per_threadgroup(grid);\n"
        "  return (uint)get_local_id(0) + n.x * ((uint)get_local_id(1) + n.y * (uint)get_local_id(2));\n"
        "}\n"},
-      {"mslport_thread_index_in_simdgroup", {"mslport_thread_index_in_threadgroup"},
-       "uint mslport_thread_index_in_simdgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) % 32u; }\n"},
-      {"mslport_simdgroup_index_in_threadgroup", {"mslport_thread_index_in_threadgroup"},
-       "uint mslport_simdgroup_index_in_threadgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) / 32u; }\n"},
+      {"mslport_thread_index_in_simdgroup",
+       {"mslport_thread_index_in_threadgroup"},
+       "uint mslport_thread_index_in_simdgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) % 32u; "
+       "}\n"},
+      {"mslport_simdgroup_index_in_threadgroup",
+       {"mslport_thread_index_in_threadgroup"},
+       "uint mslport_simdgroup_index_in_threadgroup(uint4 grid) { return mslport_thread_index_in_threadgroup(grid) / "
+       "32u; }\n"},
       {"mslport_threads_per_simdgroup", {}, "uint mslport_threads_per_simdgroup(uint4 grid) { return 32u; }\n"},
-      {"mslport_simdgroups_per_threadgroup", {"mslport_threadgroup_thread_count"},
-       "uint mslport_simdgroups_per_threadgroup(uint4 grid) { return (mslport_threadgroup_thread_count(grid) + 31u) / 32u; }\n"},
-      {"mslport_simd_slot", {"mslport_threads_per_threadgroup"},
+      {"mslport_simdgroups_per_threadgroup",
+       {"mslport_threadgroup_thread_count"},
+       "uint mslport_simdgroups_per_threadgroup(uint4 grid) { return (mslport_threadgroup_thread_count(grid) + 31u) / "
+       "32u; }\n"},
+      {"mslport_simd_slot",
+       {"mslport_threads_per_threadgroup"},
        "// A work-item's slot in the SIMD scratch: its Metal thread index, or\n"
        "// 0xffffffff for work-items outside Metal's (clipped) threadgroup.\n"
        "uint mslport_simd_slot(uint4 grid) {\n"
@@ -82,7 +97,8 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  if (l.x >= n.x || l.y >= n.y || l.z >= n.z) return 0xffffffffu;\n"
        "  return l.x + n.x * (l.y + n.y * l.z);\n"
        "}\n"},
-      {"mslport_threadgroup_any", {},
+      {"mslport_threadgroup_any",
+       {},
        "// True on every work-item when v is true on any work-item of the work-group\n"
        "// (loops whose trip count differs between threads, see passes/predicate_sync.h).\n"
        "bool mslport_threadgroup_any(int v, __local uint* scratch) {\n"
@@ -94,7 +110,8 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
        "  return r;\n"
        "}\n"},
-      {"mslport_nv_warps", {"mslport_threadgroup_thread_count"},
+      {"mslport_nv_warps",
+       {"mslport_threadgroup_thread_count"},
        "#ifdef MSLPORT_NV_SHFL\n"
        "// NVIDIA (the runtime defines MSLPORT_NV_SHFL there): warps are 32 work-items of\n"
        "// consecutive linear id x + X * (y + Y * z), the order Metal numbers a threadgroup's\n"
@@ -109,48 +126,59 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "// takes part (mask 0xffffffff): collectives sit in threadgroup-uniform control flow.\n"
        "uint mslport_nv_shfl_idx(uint v, uint lane) {\n"
        "  uint r;\n"
-       "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(lane));\n"
+       "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), "
+       "\"r\"(lane));\n"
        "  return r;\n"
        "}\n"
        "uint mslport_nv_shfl_bfly(uint v, uint mask) {\n"
        "  uint r;\n"
-       "  __asm__ __volatile__(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(mask));\n"
+       "  __asm__ __volatile__(\"shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), "
+       "\"r\"(mask));\n"
        "  return r;\n"
        "}\n"
        "uint mslport_nv_shfl_up(uint v, uint delta) {\n"
        "  uint r;\n"
-       "  __asm__ __volatile__(\"shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+       "  __asm__ __volatile__(\"shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), "
+       "\"r\"(delta));\n"
        "  return r;\n"
        "}\n"
        "uint mslport_nv_ballot(int p) {\n"
        "  uint r;\n"
-       "  __asm__ __volatile__(\"{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }\" : \"=r\"(r) : \"r\"(p));\n"
+       "  __asm__ __volatile__(\"{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }\" : "
+       "\"=r\"(r) : \"r\"(p));\n"
        "  return r;\n"
        "}\n"
        "#endif\n"},
-      {"mslport_bf16_to_float", {},
+      {"mslport_bf16_to_float",
+       {},
        "// bfloat is stored as its 16 bits (ushort); arithmetic happens in float.\n"
        "float mslport_bf16_to_float(ushort x) { return as_float((uint)x << 16); }\n"},
-      {"mslport_float_to_bf16", {},
+      {"mslport_float_to_bf16",
+       {},
        "ushort mslport_float_to_bf16(float f) {\n"
        "  const uint u = as_uint(f);\n"
        "  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);  // NaN stays a (quiet) NaN\n"
        "  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);            // round to nearest even\n"
        "}\n"},
-      {"mslport_round_bf16", {"mslport_bf16_to_float", "mslport_float_to_bf16"},
+      {"mslport_round_bf16",
+       {"mslport_bf16_to_float", "mslport_float_to_bf16"},
        "float mslport_round_bf16(float f) { return mslport_bf16_to_float(mslport_float_to_bf16(f)); }\n"},
-      {"mslport_half_to_float", {},
+      {"mslport_half_to_float",
+       {},
        "// half is stored as its 16 bits (ushort): no cl_khr_fp16, so only vload/vstore_half.\n"
        "float mslport_half_to_float(ushort x) { return vload_half(0, (const __private half*)&x); }\n"},
-      {"mslport_float_to_half", {},
+      {"mslport_float_to_half",
+       {},
        "ushort mslport_float_to_half(float f) {\n"
        "  ushort x;\n"
        "  vstore_half_rte(f, 0, (__private half*)&x);\n"
        "  return x;\n"
        "}\n"},
-      {"mslport_round_half", {"mslport_half_to_float", "mslport_float_to_half"},
+      {"mslport_round_half",
+       {"mslport_half_to_float", "mslport_float_to_half"},
        "float mslport_round_half(float f) { return mslport_half_to_float(mslport_float_to_half(f)); }\n"},
-      {"mslport_udiv_prepare", {},
+      {"mslport_udiv_prepare",
+       {},
        "// Division by a divisor a loop does not change (raise/invariant_division.cc):\n"
        "// Granlund & Montgomery's round-up method, exact for every 32-bit numerator.\n"
        "// .x multiplier, .y and .z shifts, .w the divisor.\n"
@@ -160,7 +188,8 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  const uint m = (uint)((((1ul << l) - dd) << 32) / dd + 1ul);\n"
        "  return (uint4)(m, min(l, 1u), l > 0u ? l - 1u : 0u, d);\n"
        "}\n"},
-      {"mslport_udiv", {},
+      {"mslport_udiv",
+       {},
        "// n / d for r = mslport_udiv_prepare(d); d == 0 (undefined in Metal) gives\n"
        "// 0xffffffff as NVIDIA and Apple GPUs do, not a trap.\n"
        "uint mslport_udiv(uint n, uint4 r) {\n"
@@ -168,7 +197,8 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "  const uint q = (t + ((n - t) >> r.y)) >> r.z;\n"
        "  return r.w == 0u ? 0xffffffffu : q;\n"
        "}\n"},
-      {"mslport_prefetch_l2", {},
+      {"mslport_prefetch_l2",
+       {},
        "// A hint: bring the line holding *p into L2 (raise/prefetch_strided_loads.cc). On\n"
        "// NVIDIA (MSLPORT_NV_SHFL, defined there by the runtime) a PTX prefetch; elsewhere nothing.\n"
        "#ifdef MSLPORT_NV_SHFL\n"
@@ -176,7 +206,8 @@ const std::vector<FixedHelper>& fixed_helpers() {
        "#else\n"
        "#define mslport_prefetch_l2(p) ((void)(p))\n"
        "#endif\n"},
-      {"mslport_umod", {"mslport_udiv"},
+      {"mslport_umod",
+       {"mslport_udiv"},
        "uint mslport_umod(uint n, uint4 r) { return r.w == 0u ? n : n - mslport_udiv(n, r) * r.w; }\n"},
   };
   return kHelpers;
@@ -189,7 +220,8 @@ const FixedHelper* find_fixed(const std::string& name) {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
   return s;
 }
 
@@ -242,8 +274,7 @@ std::string Prelude::narrow_helper(NarrowFloat kind, NarrowConv conv, int width)
     name = "mslport_" + k + "x" + n + "_to_" + f;
     if (kind == NarrowFloat::BFloat)
       text = f + " " + name + "(" + u + " x) { return as_" + f + "(convert_uint" + n + "(x) << 16); }\n";
-    else
-      text = f + " " + name + "(" + u + " x) { return vload_half" + n + "(0, (const __private half*)&x); }\n";
+    else text = f + " " + name + "(" + u + " x) { return vload_half" + n + "(0, (const __private half*)&x); }\n";
   } else if (conv == NarrowConv::FromFloat) {
     name = "mslport_" + f + "_to_" + k + "x" + n;
     if (kind == NarrowFloat::BFloat) {
@@ -273,11 +304,15 @@ std::string Prelude::narrow_helper(NarrowFloat kind, NarrowConv conv, int width)
 // same values.
 std::string Prelude::simdgroup_matrix_type() {
   const std::string M = kSimdMatrixType;
-  add(M, "// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.\ntypedef struct { float e[64]; } " + M + ";\n");
+  add(M,
+      "// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.\ntypedef struct { float e[64]; "
+      "} " +
+          M + ";\n");
   return M;
 }
 
-std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::string& space, const std::string& format) {
+std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::string& space,
+                                             const std::string& format) {
   const std::string M = simdgroup_matrix_type();
   std::string name = "mslport_simdgroup_" + op + "_" + format + "8x8", text;
   std::string qualifier = space.empty() ? "" : space + " ";
@@ -304,17 +339,24 @@ std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::s
       deps.push_back(narrow_helper(narrow, c, 1));
   }
   if (op == "load") {
-    text = M + " " + name + "(" + qualifier + "const " + elem + "* src, ulong stride, ulong2 origin, bool transpose) {\n  " +
-           M + " m;\n"
-           "  for (int r = 0; r < 8; ++r)\n"
-           "    for (int c = 0; c < 8; ++c)\n"
-           "      m.e[r * 8 + c] = " + read("transpose ? src[(origin.y + c) * stride + origin.x + r] : src[(origin.y + r) * stride + origin.x + c]") + ";\n"
-           "  return m;\n}\n";
+    text =
+        M + " " + name + "(" + qualifier + "const " + elem +
+        "* src, ulong stride, ulong2 origin, bool transpose) {\n  " + M +
+        " m;\n"
+        "  for (int r = 0; r < 8; ++r)\n"
+        "    for (int c = 0; c < 8; ++c)\n"
+        "      m.e[r * 8 + c] = " +
+        read("transpose ? src[(origin.y + c) * stride + origin.x + r] : src[(origin.y + r) * stride + origin.x + c]") +
+        ";\n"
+        "  return m;\n}\n";
   } else if (op == "store") {
-    text = "void " + name + "(" + M + " m, " + qualifier + elem + "* dst, ulong stride, ulong2 origin, bool transpose) {\n"
+    text = "void " + name + "(" + M + " m, " + qualifier + elem +
+           "* dst, ulong stride, ulong2 origin, bool transpose) {\n"
            "  for (int r = 0; r < 8; ++r)\n"
            "    for (int c = 0; c < 8; ++c)\n"
-           "      dst[(origin.y + r) * stride + origin.x + c] = " + write("transpose ? m.e[c * 8 + r] : m.e[r * 8 + c]") + ";\n"
+           "      dst[(origin.y + r) * stride + origin.x + c] = " +
+           write("transpose ? m.e[c * 8 + r] : m.e[r * 8 + c]") +
+           ";\n"
            "}\n";
   } else if (op == "multiply" || op == "multiply_accumulate") {
     bool acc = op == "multiply_accumulate";
@@ -324,7 +366,9 @@ std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::s
            "    for (int col = 0; col < 8; ++col) {\n"
            "      float s = 0.0f;\n"
            "      for (int k = 0; k < 8; ++k) s = fma(a.e[r * 8 + k], b.e[k * 8 + col], s);\n"
-           "      d.e[r * 8 + col] = " + rounded(std::string("s") + (acc ? " + c.e[r * 8 + col]" : "")) + ";\n"
+           "      d.e[r * 8 + col] = " +
+           rounded(std::string("s") + (acc ? " + c.e[r * 8 + col]" : "")) +
+           ";\n"
            "    }\n"
            "  return d;\n}\n";
   } else {  // filled
@@ -372,19 +416,28 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
     return "  $T r = v;\n  int have = 0;\n"
            "  for (uint i = base; i < end; ++i) {\n"
            "    if (!act[i]) continue;\n"
-           "    r = have ? " + combine + " : vals[i];\n"
+           "    r = have ? " +
+           combine +
+           " : vals[i];\n"
            "    have = 1;\n"
            "  }\n";
   };
   const std::string mn = is_float ? "fmin" : "min", mx = is_float ? "fmax" : "max";
   switch (op) {
-    case Op::SimdSum: case Op::QuadSum: body = fold("r + vals[i]"); break;
-    case Op::SimdProduct: case Op::QuadProduct: body = fold("r * vals[i]"); break;
-    case Op::SimdMin: case Op::QuadMin: body = fold(mn + "(r, vals[i])"); break;
-    case Op::SimdMax: case Op::QuadMax: body = fold(mx + "(r, vals[i])"); break;
-    case Op::SimdAnd: case Op::QuadAnd: body = fold("(r & vals[i])"); break;
-    case Op::SimdOr: case Op::QuadOr: body = fold("(r | vals[i])"); break;
-    case Op::SimdXor: case Op::QuadXor: body = fold("(r ^ vals[i])"); break;
+    case Op::SimdSum:
+    case Op::QuadSum: body = fold("r + vals[i]"); break;
+    case Op::SimdProduct:
+    case Op::QuadProduct: body = fold("r * vals[i]"); break;
+    case Op::SimdMin:
+    case Op::QuadMin: body = fold(mn + "(r, vals[i])"); break;
+    case Op::SimdMax:
+    case Op::QuadMax: body = fold(mx + "(r, vals[i])"); break;
+    case Op::SimdAnd:
+    case Op::QuadAnd: body = fold("(r & vals[i])"); break;
+    case Op::SimdOr:
+    case Op::QuadOr: body = fold("(r | vals[i])"); break;
+    case Op::SimdXor:
+    case Op::QuadXor: body = fold("(r ^ vals[i])"); break;
     case Op::SimdPrefixInclusiveSum:
     case Op::SimdPrefixExclusiveSum:
     case Op::QuadPrefixInclusiveSum:
@@ -432,7 +485,8 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
     case Op::SimdShuffleDown:
     case Op::QuadShuffleDown:
       extra = "uint delta, ";
-      body = "  const uint l = (slot - base) + delta;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
+      body =
+          "  const uint l = (slot - base) + delta;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
       break;
     case Op::SimdShuffleUp:
     case Op::QuadShuffleUp:
@@ -442,7 +496,8 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
     case Op::SimdShuffleXor:
     case Op::QuadShuffleXor:
       extra = "uint mask, ";
-      body = "  const uint l = (slot - base) ^ mask;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
+      body =
+          "  const uint l = (slot - base) ^ mask;\n  $T r = (l < " + W + " && base + l < end) ? vals[base + l] : v;\n";
       break;
     case Op::SimdAll:
     case Op::SimdAny:
@@ -456,21 +511,24 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
     }
     case Op::SimdBallot:
       ret = "ulong";
-      body = "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";
+      body =
+          "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";
       break;
   }
   const std::string fast = nv_simd_fast_path(op, value_type, is_float);
-  std::string text = ret + " " + name + "($T v, " + extra +
-                     "int active, __local uint* scratch, uint4 grid) {\n" + fast +
+  std::string text = ret + " " + name + "($T v, " + extra + "int active, __local uint* scratch, uint4 grid) {\n" +
+                     fast +
                      "  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
                      "  const uint slot = mslport_simd_slot(grid);\n"
                      "  __local $T* vals = (__local $T*)scratch;\n"
                      "  __local int* act = (__local int*)(scratch + (n * (uint)sizeof($T) + 3u) / 4u);\n"
                      "  if (slot < n) {\n    vals[slot] = v;\n    act[slot] = active;\n  }\n"
                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                     "  const uint base = slot & ~" + (quad ? "3u" : "31u") + ";\n"
-                     "  const uint end = min(base + " + W + ", mslport_threadgroup_thread_count(grid));\n" +
-                     body +
+                     "  const uint base = slot & ~" +
+                     (quad ? "3u" : "31u") +
+                     ";\n"
+                     "  const uint end = min(base + " +
+                     W + ", mslport_threadgroup_thread_count(grid));\n" + body +
                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                      "  return r;\n"
                      "}\n";
@@ -501,7 +559,8 @@ std::string identity(ir::CollectiveOp op, const std::string& scalar) {
   using Op = ir::CollectiveOp;
   const bool f = scalar == "float";
   auto upper = [&](const char* suffix) {
-    if (scalar == "uint" || scalar == "ushort" || scalar == "uchar") return std::string(scalar == "uint" ? "UINT" : scalar == "ushort" ? "USHRT" : "UCHAR") + suffix;
+    if (scalar == "uint" || scalar == "ushort" || scalar == "uchar")
+      return std::string(scalar == "uint" ? "UINT" : scalar == "ushort" ? "USHRT" : "UCHAR") + suffix;
     return std::string(scalar == "int" ? "INT" : scalar == "short" ? "SHRT" : "CHAR") + suffix;
   };
   switch (op) {
@@ -563,16 +622,23 @@ std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& v
   const std::string mn = is_float ? "fmin" : "min", mx = is_float ? "fmax" : "max";
   std::string body;
   auto reduce = [&](const std::string& combine) {
-    return "    " + T + " r = active ? v : (" + T + ")(" + identity(op, scalar) + ");\n"
+    return "    " + T + " r = active ? v : (" + T + ")(" + identity(op, scalar) +
+           ");\n"
            "    for (uint m = 16u; m > 0u; m >>= 1) {\n"
-           "      const " + T + " o = " + bfly + "(r, m);\n"
-           "      r = " + combine + ";\n"
+           "      const " +
+           T + " o = " + bfly +
+           "(r, m);\n"
+           "      r = " +
+           combine +
+           ";\n"
            "    }\n"
            "    return r;\n";
   };
   auto from_lane = [&](const std::string& src_valid, const std::string& src) {
-    return "    const " + T + " o = " + idx + "(v, (" + src + ") & 31u);\n"
-           "    return (" + src_valid + ") ? o : v;\n";
+    return "    const " + T + " o = " + idx + "(v, (" + src +
+           ") & 31u);\n"
+           "    return (" +
+           src_valid + ") ? o : v;\n";
   };
   switch (op) {
     case Op::SimdSum: body = reduce("r + o"); break;
@@ -584,12 +650,16 @@ std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& v
     case Op::SimdXor: body = reduce("r ^ o"); break;
     case Op::SimdPrefixInclusiveSum:
     case Op::SimdPrefixExclusiveSum:
-      body = "    " + T + " r = active ? v : (" + T + ")(0);\n"
+      body = "    " + T + " r = active ? v : (" + T +
+             ")(0);\n"
              "    for (uint d = 1u; d < 32u; d <<= 1) {\n"
-             "      const " + T + " o = " + up + "(r, d);\n"
+             "      const " +
+             T + " o = " + up +
+             "(r, d);\n"
              "      if (me >= d) r += o;\n"
              "    }\n";
-      if (op == Op::SimdPrefixExclusiveSum) body += "    r = " + up + "(r, 1u);\n    if (me == 0u) r = (" + T + ")(0);\n";
+      if (op == Op::SimdPrefixExclusiveSum)
+        body += "    r = " + up + "(r, 1u);\n    if (me == 0u) r = (" + T + ")(0);\n";
       body += "    return r;\n";
       break;
     case Op::SimdBroadcast:
@@ -598,9 +668,12 @@ std::string Prelude::nv_simd_fast_path(ir::CollectiveOp op, const std::string& v
     case Op::SimdShuffleUp: body = from_lane("delta <= me", "me - delta"); break;
     case Op::SimdShuffleXor: body = "    const uint l = me ^ mask;\n" + from_lane("l < 32u", "l"); break;
     case Op::SimdBroadcastFirst:
-      body = "    const uint b = mslport_nv_ballot(active);\n"
-             "    const " + T + " o = " + idx + "(v, 31u - clz(b & (0u - b)));\n"
-             "    return b ? o : v;\n";
+      body =
+          "    const uint b = mslport_nv_ballot(active);\n"
+          "    const " +
+          T + " o = " + idx +
+          "(v, 31u - clz(b & (0u - b)));\n"
+          "    return b ? o : v;\n";
       break;
     case Op::SimdAll: body = "    return mslport_nv_ballot(active && !v) == 0u;\n"; break;
     case Op::SimdAny: body = "    return mslport_nv_ballot(active && v) != 0u;\n"; break;

@@ -64,27 +64,31 @@ std::string Prelude::stdlib_helper(ir::Intrinsic id, const std::string& type) {
       if (!bits) return "";
       name = "mslport_reverse_bits_" + T;
       body = T + " " + name + "(" + T + " x) {\n  const " + UT + " u = as_" + UT + "(x);\n  " + UT + " r = (" + UT +
-             ")0;\n  for (uint i = 0; i < " + B + "u; ++i) r |= (" + UT + ")((" + UT + ")((u >> (" + UT + ")i) & (" + UT +
-             ")1) << (" + UT + ")(" + B + "u - 1u - i));\n  return as_" + T + "(r);\n}\n";
+             ")0;\n  for (uint i = 0; i < " + B + "u; ++i) r |= (" + UT + ")((" + UT + ")((u >> (" + UT + ")i) & (" +
+             UT + ")1) << (" + UT + ")(" + B + "u - 1u - i));\n  return as_" + T + "(r);\n}\n";
       break;
     case I::ExtractBits:
       if (!bits) return "";
       // Metal: bits [offset, offset + bits) of x, sign-extended for signed types.
       name = "mslport_extract_bits_" + T;
-      body = T + " " + name + "(" + T + " x, uint offset, uint bits) {\n  if (bits == 0u) return (" + T +
-             ")0;\n  const " + UT + " u = (" + UT + ")(as_" + UT + "(x) << (" + UT + ")(" + B + "u - offset - bits));\n  return (" + T + ")(" +
-             (is_signed ? "as_" + T + "(u) >> (" + T + ")(" + B + "u - bits)" : "u >> (" + UT + ")(" + B + "u - bits)") +
-             ");\n}\n";
+      body =
+          T + " " + name + "(" + T + " x, uint offset, uint bits) {\n  if (bits == 0u) return (" + T + ")0;\n  const " +
+          UT + " u = (" + UT + ")(as_" + UT + "(x) << (" + UT + ")(" + B + "u - offset - bits));\n  return (" + T +
+          ")(" +
+          (is_signed ? "as_" + T + "(u) >> (" + T + ")(" + B + "u - bits)" : "u >> (" + UT + ")(" + B + "u - bits)") +
+          ");\n}\n";
       break;
     case I::InsertBits:
       if (!bits) return "";
       name = "mslport_insert_bits_" + T;
-      body = T + " " + name + "(" + T + " base, " + T + " insert, uint offset, uint bits) {\n  if (bits == 0u) return base;\n  const " +
-             UT + " ones = (" + UT + ")~(" + UT + ")0;\n  const " + UT + " mask = (" + UT + ")((" + UT + ")(ones >> (" + UT + ")(" + B +
+      body = T + " " + name + "(" + T + " base, " + T +
+             " insert, uint offset, uint bits) {\n  if (bits == 0u) return base;\n  const " + UT + " ones = (" + UT +
+             ")~(" + UT + ")0;\n  const " + UT + " mask = (" + UT + ")((" + UT + ")(ones >> (" + UT + ")(" + B +
              "u - bits)) << (" + UT + ")offset);\n  return as_" + T + "((" + UT + ")((as_" + UT + "(base) & (" + UT +
              ")~mask) | ((" + UT + ")(as_" + UT + "(insert) << (" + UT + ")offset) & mask)));\n}\n";
       break;
-    case I::Median3: case I::Fmedian3: {
+    case I::Median3:
+    case I::Fmedian3: {
       const bool fp = !bits;
       const std::string mn = fp ? "fmin" : "min", mx = fp ? "fmax" : "max";
       name = std::string(fp ? "mslport_fmedian3_" : "mslport_median3_") + T;
@@ -100,7 +104,8 @@ std::string Prelude::stdlib_helper(ir::Intrinsic id, const std::string& type) {
     case I::DistanceSquared:
       if (bits) return "";
       name = "mslport_distance_squared_" + T;
-      body = l.elem + " " + name + "(" + T + " x, " + T + " y) {\n  const " + T + " d = x - y;\n  return dot(d, d);\n}\n";
+      body =
+          l.elem + " " + name + "(" + T + " x, " + T + " y) {\n  const " + T + " d = x - y;\n  return dot(d, d);\n}\n";
       break;
     default: return "";
   }
@@ -127,11 +132,14 @@ std::string Prelude::atomic_helper(ir::Intrinsic id, ir::ScalarKind value, const
       case I::AtomicFetchMax: return "atomic_max";
       case I::AtomicExchange: return "atomic_xchg";
       case I::AtomicLoad: body = T + " " + name + "(" + P + T + "* p) { return atomic_or(p, (" + T + ")0); }\n"; break;
-      case I::AtomicStore: body = "void " + name + "(" + P + T + "* p, " + T + " v) { (void)atomic_xchg(p, v); }\n"; break;
+      case I::AtomicStore:
+        body = "void " + name + "(" + P + T + "* p, " + T + " v) { (void)atomic_xchg(p, v); }\n";
+        break;
       case I::AtomicCompareExchangeWeak:
-        body = "bool " + name + "(" + P + T + "* p, " + T + "* expected, " + T + " desired) {\n  const " + T +
-               " old = atomic_cmpxchg(p, *expected, desired);\n  if (old == *expected) return true;\n  *expected = old;\n"
-               "  return false;\n}\n";
+        body =
+            "bool " + name + "(" + P + T + "* p, " + T + "* expected, " + T + " desired) {\n  const " + T +
+            " old = atomic_cmpxchg(p, *expected, desired);\n  if (old == *expected) return true;\n  *expected = old;\n"
+            "  return false;\n}\n";
         break;
       default: return "";
     }
@@ -143,19 +151,30 @@ std::string Prelude::atomic_helper(ir::Intrinsic id, ir::ScalarKind value, const
     std::string body;
     switch (id) {
       case I::AtomicExchange: return "atomic_xchg";  // OpenCL has it for float
-      case I::AtomicLoad: body = "float " + name + "(" + P + "float* p) { return as_float(atomic_or(" + W + ", 0u)); }\n"; break;
+      case I::AtomicLoad:
+        body = "float " + name + "(" + P + "float* p) { return as_float(atomic_or(" + W + ", 0u)); }\n";
+        break;
       case I::AtomicStore: body = "void " + name + "(" + P + "float* p, float v) { (void)atomic_xchg(p, v); }\n"; break;
       case I::AtomicCompareExchangeWeak:
         // Compared as bit patterns, as C++'s compare_exchange compares objects.
-        body = "bool " + name + "(" + P + "float* p, float* expected, float desired) {\n  const uint want = as_uint(*expected);\n"
-               "  const uint old = atomic_cmpxchg(" + W + ", want, as_uint(desired));\n  if (old == want) return true;\n"
+        body = "bool " + name + "(" + P +
+               "float* p, float* expected, float desired) {\n  const uint want = as_uint(*expected);\n"
+               "  const uint old = atomic_cmpxchg(" +
+               W +
+               ", want, as_uint(desired));\n  if (old == want) return true;\n"
                "  *expected = as_float(old);\n  return false;\n}\n";
         break;
-      case I::AtomicFetchAdd: case I::AtomicFetchSub:
+      case I::AtomicFetchAdd:
+      case I::AtomicFetchSub:
         // No float addition in OpenCL 1.2's atomics: a compare-and-swap loop.
-        body = "float " + name + "(" + P + "float* p, float v) {\n  uint old = atomic_or(" + W + ", 0u);\n  for (;;) {\n"
-               "    const uint next = as_uint(as_float(old) " + (id == I::AtomicFetchAdd ? "+" : "-") + " v);\n"
-               "    const uint seen = atomic_cmpxchg(" + W + ", old, next);\n    if (seen == old) return as_float(old);\n"
+        body = "float " + name + "(" + P + "float* p, float v) {\n  uint old = atomic_or(" + W +
+               ", 0u);\n  for (;;) {\n"
+               "    const uint next = as_uint(as_float(old) " +
+               (id == I::AtomicFetchAdd ? "+" : "-") +
+               " v);\n"
+               "    const uint seen = atomic_cmpxchg(" +
+               W +
+               ", old, next);\n    if (seen == old) return as_float(old);\n"
                "    old = seen;\n  }\n}\n";
         break;
       default: return "";
@@ -167,19 +186,27 @@ std::string Prelude::atomic_helper(ir::Intrinsic id, ir::ScalarKind value, const
     // atomic_bool is one byte: the helpers update the aligned 32-bit word
     // that holds it, compare-and-swapping only its byte.
     const std::string name = "mslport_atomic_" + short_op + "_" + space + "_bool";
-    const std::string word = "  " + P + "uint* w = (" + P + "uint*)((uintptr_t)p & ~(uintptr_t)3);\n"
+    const std::string word = "  " + P + "uint* w = (" + P +
+                             "uint*)((uintptr_t)p & ~(uintptr_t)3);\n"
                              "  const uint shift = (uint)((uintptr_t)p & (uintptr_t)3) * 8u;\n";
     // `next(old)`: the word with the byte replaced; returns the byte before.
     auto swap_loop = [&](const std::string& byte) {
-      return word + "  uint old = atomic_or(w, 0u);\n  for (;;) {\n    const uint next = (old & ~(0xffu << shift)) | ((uint)(" + byte +
-             ") << shift);\n    const uint seen = atomic_cmpxchg(w, old, next);\n    if (seen == old) break;\n    old = seen;\n  }\n";
+      return word +
+             "  uint old = atomic_or(w, 0u);\n  for (;;) {\n    const uint next = (old & ~(0xffu << shift)) | "
+             "((uint)(" +
+             byte +
+             ") << shift);\n    const uint seen = atomic_cmpxchg(w, old, next);\n    if (seen == old) break;\n    old "
+             "= seen;\n  }\n";
     };
     std::string body;
     switch (id) {
       case I::AtomicLoad:
-        body = "bool " + name + "(" + P + "uchar* p) {\n" + word + "  return ((atomic_or(w, 0u) >> shift) & 0xffu) != 0u;\n}\n";
+        body = "bool " + name + "(" + P + "uchar* p) {\n" + word +
+               "  return ((atomic_or(w, 0u) >> shift) & 0xffu) != 0u;\n}\n";
         break;
-      case I::AtomicStore: body = "void " + name + "(" + P + "uchar* p, bool v) {\n" + swap_loop("v ? 1u : 0u") + "}\n"; break;
+      case I::AtomicStore:
+        body = "void " + name + "(" + P + "uchar* p, bool v) {\n" + swap_loop("v ? 1u : 0u") + "}\n";
+        break;
       case I::AtomicExchange:
         body = "bool " + name + "(" + P + "uchar* p, bool v) {\n" + swap_loop("v ? 1u : 0u") +
                "  return ((old >> shift) & 0xffu) != 0u;\n}\n";
@@ -189,7 +216,8 @@ std::string Prelude::atomic_helper(ir::Intrinsic id, ir::ScalarKind value, const
                "  uint old = atomic_or(w, 0u);\n  for (;;) {\n    const bool cur = ((old >> shift) & 0xffu) != 0u;\n"
                "    if (cur != *expected) { *expected = cur; return false; }\n"
                "    const uint next = (old & ~(0xffu << shift)) | ((desired ? 1u : 0u) << shift);\n"
-               "    const uint seen = atomic_cmpxchg(w, old, next);\n    if (seen == old) return true;\n    old = seen;\n  }\n}\n";
+               "    const uint seen = atomic_cmpxchg(w, old, next);\n    if (seen == old) return true;\n    old = "
+               "seen;\n  }\n}\n";
         break;
       default: return "";
     }

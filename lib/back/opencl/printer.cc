@@ -20,17 +20,39 @@ using ir::Type;
 
 // C precedence levels, loosest first.
 enum Prec {
-  kComma = 1, kAssign, kCond, kLogOr, kLogAnd, kBitOr, kBitXor, kBitAnd, kEquality, kRelational, kShift, kAdditive,
-  kMultiplicative, kUnary, kPostfix, kPrimary
+  kComma = 1,
+  kAssign,
+  kCond,
+  kLogOr,
+  kLogAnd,
+  kBitOr,
+  kBitXor,
+  kBitAnd,
+  kEquality,
+  kRelational,
+  kShift,
+  kAdditive,
+  kMultiplicative,
+  kUnary,
+  kPostfix,
+  kPrimary
 };
 
 int binary_prec(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Rem: return kMultiplicative;
-    case BinaryOp::Add: case BinaryOp::Sub: return kAdditive;
-    case BinaryOp::Shl: case BinaryOp::Shr: return kShift;
-    case BinaryOp::Lt: case BinaryOp::Gt: case BinaryOp::Le: case BinaryOp::Ge: return kRelational;
-    case BinaryOp::Eq: case BinaryOp::Ne: return kEquality;
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+    case BinaryOp::Rem: return kMultiplicative;
+    case BinaryOp::Add:
+    case BinaryOp::Sub: return kAdditive;
+    case BinaryOp::Shl:
+    case BinaryOp::Shr: return kShift;
+    case BinaryOp::Lt:
+    case BinaryOp::Gt:
+    case BinaryOp::Le:
+    case BinaryOp::Ge: return kRelational;
+    case BinaryOp::Eq:
+    case BinaryOp::Ne: return kEquality;
     case BinaryOp::BitAnd: return kBitAnd;
     case BinaryOp::BitXor: return kBitXor;
     case BinaryOp::BitOr: return kBitOr;
@@ -55,8 +77,12 @@ std::string format_int(const Type& t, int64_t v) {
       if (v == INT64_MIN) return "(-9223372036854775807L - 1L)";
       std::snprintf(buf, sizeof buf, v < 0 ? "(%" PRId64 "L)" : "%" PRId64 "L", v);
       return buf;
-    case ir::ScalarKind::Char: case ir::ScalarKind::UChar: case ir::ScalarKind::Short: case ir::ScalarKind::UShort:
-      return "((" + std::string(ir::scalar_name(t.scalar)) + ")" + format_int(Type::scalar_of(ir::ScalarKind::Int), v) + ")";
+    case ir::ScalarKind::Char:
+    case ir::ScalarKind::UChar:
+    case ir::ScalarKind::Short:
+    case ir::ScalarKind::UShort:
+      return "((" + std::string(ir::scalar_name(t.scalar)) + ")" + format_int(Type::scalar_of(ir::ScalarKind::Int), v) +
+             ")";
     default: {
       int32_t i = (int32_t)v;
       if (i == INT32_MIN) return "(-2147483647 - 1)";
@@ -136,8 +162,7 @@ class Printer {
     if (k.body) {
       if (k.body->kind == Stmt::Kind::Block)
         for (auto& s : k.body->stmts) stmt(*s);
-      else
-        stmt(*k.body);
+      else stmt(*k.body);
     }
     out_ += "}\n\n";
     k_ = nullptr;
@@ -186,8 +211,7 @@ class Printer {
     if (s) {
       if (s->kind == Stmt::Kind::Block)
         for (auto& c : s->stmts) stmt(*c);
-      else
-        stmt(*s);
+      else stmt(*s);
     }
     --indent_;
     out_ += std::string(2 * indent_, ' ') + "}";
@@ -322,7 +346,8 @@ class Printer {
         };
         clarify(*e.args[0], lmin);
         clarify(*e.args[1], rmin);
-        std::string sep = e.binary_op == BinaryOp::Comma ? ", " : std::string(" ") + ir::binary_spelling(e.binary_op) + " ";
+        std::string sep =
+            e.binary_op == BinaryOp::Comma ? ", " : std::string(" ") + ir::binary_spelling(e.binary_op) + " ";
         return paren_if(min > p, expr(*e.args[0], lmin) + sep + expr(*e.args[1], rmin));
       }
       case K::Assign: {
@@ -330,8 +355,8 @@ class Printer {
         return paren_if(min > kAssign, expr(*e.args[0], kUnary) + " " + op + " " + expr(*e.args[1], kAssign));
       }
       case K::Conditional:
-        return paren_if(min > kCond, expr(*e.args[0], kUnary) + " ? " + expr(*e.args[1], kAssign) + " : " +
-                                         expr(*e.args[2], kCond));
+        return paren_if(min > kCond,
+                        expr(*e.args[0], kUnary) + " ? " + expr(*e.args[1], kAssign) + " : " + expr(*e.args[2], kCond));
       case K::Call: return e.spelling + "(" + args(e.args) + ")";
       case K::Cast: {
         const Type& from = e.args[0]->type;

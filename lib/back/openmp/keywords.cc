@@ -5,6 +5,8 @@
 namespace mslport::back::openmp {
 
 bool is_reserved_in_cpp(const std::string& name, passes::NameScope scope) {
+  // The keywords in groups, several to a line (clang-format would put one on each).
+  // clang-format off
   static const std::set<std::string> kEverywhere = {
       // C++17 keywords and alternative tokens
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
@@ -21,6 +23,7 @@ bool is_reserved_in_cpp(const std::string& name, passes::NameScope scope) {
       "std", "mslport", "mslport_kernels",
 #include "back/openmp/std_macros.inc"
   };
+  // clang-format on
   // Declared by the threadgroup function and its work-item loops, where the
   // kernel's parameters, variables and constants are in scope: a kernel
   // value of that name would be hidden by (or hide) the emitted one.
@@ -38,8 +41,10 @@ bool is_reserved_in_cpp(const std::string& name, passes::NameScope scope) {
   switch (scope) {
     case passes::NameScope::Parameter: return kKernelCode.count(name) || kEntry.count(name);
     case passes::NameScope::Struct: return kKernelCode.count(name) || kGenericEntry.count(name);
-    case passes::NameScope::Local: case passes::NameScope::Constant: return kKernelCode.count(name) != 0;
-    case passes::NameScope::Field: case passes::NameScope::Kernel: return false;
+    case passes::NameScope::Local:
+    case passes::NameScope::Constant: return kKernelCode.count(name) != 0;
+    case passes::NameScope::Field:
+    case passes::NameScope::Kernel: return false;
   }
   return false;
 }

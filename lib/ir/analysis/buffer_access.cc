@@ -69,26 +69,19 @@ class Access {
         if (e.unary_op == UnaryOp::AddrOf) return lvalue_roots(*e.args[0]);
         if (e.unary_op == UnaryOp::Deref) return {};
         return roots(*e.args[0]);  // p++ and the like keep the pointer's buffer
-      case Expr::Kind::Assign:
-        return roots(*e.args[0]);
-      default:
-        return {};
+      case Expr::Kind::Assign: return roots(*e.args[0]);
+      default: return {};
     }
   }
 
   // The buffers an lvalue lies in.
   std::set<int> lvalue_roots(const Expr& e) const {
     switch (e.kind) {
-      case Expr::Kind::Index:
-        return roots(*e.args[0]);
-      case Expr::Kind::Unary:
-        return e.unary_op == UnaryOp::Deref ? roots(*e.args[0]) : std::set<int>{};
-      case Expr::Kind::Member:
-        return e.arrow ? roots(*e.args[0]) : lvalue_roots(*e.args[0]);
-      case Expr::Kind::Swizzle:
-        return lvalue_roots(*e.args[0]);
-      default:
-        return {};
+      case Expr::Kind::Index: return roots(*e.args[0]);
+      case Expr::Kind::Unary: return e.unary_op == UnaryOp::Deref ? roots(*e.args[0]) : std::set<int>{};
+      case Expr::Kind::Member: return e.arrow ? roots(*e.args[0]) : lvalue_roots(*e.args[0]);
+      case Expr::Kind::Swizzle: return lvalue_roots(*e.args[0]);
+      default: return {};
     }
   }
 
@@ -130,8 +123,7 @@ class Access {
         for (const auto& a : e.args)
           if (a->type.is_pointer()) mark(roots(*a), true, true);
         break;
-      default:
-        break;
+      default: break;
     }
     if (is_memory_access(e) && !store) mark(lvalue_roots(e), true, false);
     // The target's own subscripts and bases are read as values; a member

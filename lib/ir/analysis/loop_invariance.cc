@@ -53,23 +53,29 @@ bool invariant(const Expr& e, const Writes& w) {
     return true;
   };
   switch (e.kind) {
-    case K::IntLit: case K::BoolLit: case K::FloatLit: case K::GlobalConstRef: return true;
+    case K::IntLit:
+    case K::BoolLit:
+    case K::FloatLit:
+    case K::GlobalConstRef: return true;
     case K::VarRef: return !w.vars.count(e.index);
     case K::ParamRef: return !w.params.count(e.index);
-    case K::Cast: case K::Swizzle: return all_args();
+    case K::Cast:
+    case K::Swizzle: return all_args();
     case K::Unary:
       switch (e.unary_op) {
-        case UnaryOp::Neg: case UnaryOp::Plus: case UnaryOp::Not: case UnaryOp::BitNot:
-          return all_args();
+        case UnaryOp::Neg:
+        case UnaryOp::Plus:
+        case UnaryOp::Not:
+        case UnaryOp::BitNot: return all_args();
         case UnaryOp::Deref: return constant_argument(*e.args[0]) && all_args();
         default: return false;
       }
-    case K::Member:
-      return (!e.arrow || constant_argument(*e.args[0])) && all_args();
+    case K::Member: return (!e.arrow || constant_argument(*e.args[0])) && all_args();
     case K::Binary:
       switch (e.binary_op) {
         case BinaryOp::Comma: return false;
-        case BinaryOp::Div: case BinaryOp::Rem: {
+        case BinaryOp::Div:
+        case BinaryOp::Rem: {
           const Expr& d = strip_casts(*e.args[1]);
           if (d.kind != K::IntLit || d.int_value == 0) return false;
           return all_args();

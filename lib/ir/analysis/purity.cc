@@ -26,7 +26,8 @@ void note(const Expr& x, Effects& fx) {
         fx.writes = fx.writes_memory = fx.reads_memory = fx.writes_memory_atomically = true;
       }
       break;
-    case Expr::Kind::Collective: case Expr::Kind::SimdMatrixOp: fx.synchronises = true; break;
+    case Expr::Kind::Collective:
+    case Expr::Kind::SimdMatrixOp: fx.synchronises = true; break;
     default: break;
   }
 }

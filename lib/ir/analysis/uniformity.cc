@@ -4,7 +4,6 @@
 
 namespace mslport::ir::analysis {
 
-
 const char* uniformity_name(Uniformity u) {
   switch (u) {
     case Uniformity::Threadgroup: return "threadgroup-uniform";
@@ -25,12 +24,9 @@ Uniformity builtin_uniformity(BuiltinId b) {
     case BuiltinId::SimdgroupsPerThreadgroup:
     case BuiltinId::DispatchThreadsPerThreadgroup:
     case BuiltinId::GridOrigin:
-    case BuiltinId::GridSize:
-      return Uniformity::Threadgroup;
-    case BuiltinId::SimdgroupIndexInThreadgroup:
-      return Uniformity::Simdgroup;
-    default:
-      return Uniformity::Thread;
+    case BuiltinId::GridSize: return Uniformity::Threadgroup;
+    case BuiltinId::SimdgroupIndexInThreadgroup: return Uniformity::Simdgroup;
+    default: return Uniformity::Thread;
   }
 }
 
@@ -88,8 +84,7 @@ Uniformity UniformityInfo::expr_after_rewrite(const Kernel& k, const Expr& e, Un
 Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
   Uniformity u = Uniformity::Threadgroup;
   switch (e.kind) {
-    case Expr::Kind::VarRef:
-      return vars.at(e.index);
+    case Expr::Kind::VarRef: return vars.at(e.index);
     case Expr::Kind::ParamRef: {
       const Param& p = k.params.at(e.index);
       return p.kind == Param::Kind::Builtin ? builtin_uniformity(p.builtin) : Uniformity::Threadgroup;
@@ -128,10 +123,10 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
       }
       break;
     }
-    default:
-      break;
+    default: break;
   }
-  for (auto& a : e.args) if (a) u = join(u, expr(k, *a));
+  for (auto& a : e.args)
+    if (a) u = join(u, expr(k, *a));
   return u;
 }
 
@@ -143,7 +138,10 @@ struct Analyzer {
   bool changed = false;
 
   void raise_var(int v, Uniformity u) {
-    if (u > info.vars[v]) { info.vars[v] = u; changed = true; }
+    if (u > info.vars[v]) {
+      info.vars[v] = u;
+      changed = true;
+    }
   }
 
   // Records the variables an expression assigns, at the given control level.
@@ -161,10 +159,16 @@ struct Analyzer {
       while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
                         target->kind == Expr::Kind::Swizzle)) {
         if (target->kind == Expr::Kind::Index) {
-          if (target->args[0]->type.kind == Type::Kind::Pointer) { target = nullptr; break; }
+          if (target->args[0]->type.kind == Type::Kind::Pointer) {
+            target = nullptr;
+            break;
+          }
           value = join(value, info.expr(k, *target->args[1]));
         }
-        if (target->kind == Expr::Kind::Member && target->arrow) { target = nullptr; break; }
+        if (target->kind == Expr::Kind::Member && target->arrow) {
+          target = nullptr;
+          break;
+        }
         target = target->args[0].get();
       }
       if (target && target->kind == Expr::Kind::VarRef) raise_var(target->index, value);
@@ -199,9 +203,7 @@ struct Analyzer {
           raise_var(s.var, ctl);
         }
         break;
-      case Stmt::Kind::ExprStmt:
-        scan_assignments(*s.expr, ctl);
-        break;
+      case Stmt::Kind::ExprStmt: scan_assignments(*s.expr, ctl); break;
       case Stmt::Kind::If: {
         scan_assignments(*s.expr, ctl);
         Uniformity inner = join(ctl, info.expr(k, *s.expr));
@@ -233,14 +235,9 @@ struct Analyzer {
         break;
       }
       case Stmt::Kind::Break:
-      case Stmt::Kind::Continue:
-        *loop_exit = join(*loop_exit, ctl);
-        break;
-      case Stmt::Kind::Return:
-        *ret_exit = join(*ret_exit, ctl);
-        break;
-      case Stmt::Kind::Barrier:
-        break;
+      case Stmt::Kind::Continue: *loop_exit = join(*loop_exit, ctl); break;
+      case Stmt::Kind::Return: *ret_exit = join(*ret_exit, ctl); break;
+      case Stmt::Kind::Barrier: break;
     }
   }
 };

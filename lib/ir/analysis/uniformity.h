@@ -24,7 +24,7 @@ inline Uniformity join(Uniformity a, Uniformity b) { return a > b ? a : b; }
 const char* uniformity_name(Uniformity u);
 
 struct UniformityInfo {
-  std::vector<Uniformity> vars;                          // per Kernel::vars
+  std::vector<Uniformity> vars;                             // per Kernel::vars
   std::unordered_map<const ir::Stmt*, Uniformity> control;  // control level a statement executes at
   // For loops: the level at which the loop decides to iterate again (its
   // condition, and any break/continue inside it).

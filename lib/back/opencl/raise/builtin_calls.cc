@@ -80,12 +80,13 @@ bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl) {
     if (std::string(info.opencl) != "#") return as_builtin(std::move(e), info.opencl_builtin());
     const ir::SourceLoc loc = e->loc;
     switch (e->intrinsic) {
-      case Intrinsic::Min: case Intrinsic::Max:
-        return as_builtin(std::move(e), std::string(fp ? "f" : "") + info.name);
-      case Intrinsic::Min3: case Intrinsic::Max3:
+      case Intrinsic::Min:
+      case Intrinsic::Max: return as_builtin(std::move(e), std::string(fp ? "f" : "") + info.name);
+      case Intrinsic::Min3:
+      case Intrinsic::Max3:
         return nested(std::string(fp ? "f" : "") + std::string(info.name).substr(0, 3), std::move(e));
-      case Intrinsic::Fmin3: case Intrinsic::Fmax3:
-        return nested(std::string(info.name).substr(0, 4), std::move(e));
+      case Intrinsic::Fmin3:
+      case Intrinsic::Fmax3: return nested(std::string(info.name).substr(0, 4), std::move(e));
       case Intrinsic::Abs: {
         if (fp) return as_builtin(std::move(e), "fabs");
         // OpenCL's abs of INT_MIN is undefined (PoCL's lets the optimiser
@@ -110,28 +111,43 @@ bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl) {
         // Metal's select(a, b, c) is c ? b : a.
         return make_conditional(std::move(e->args[2]), std::move(e->args[1]), std::move(e->args[0]));
       }
-      case Intrinsic::All: case Intrinsic::Any:
+      case Intrinsic::All:
+      case Intrinsic::Any:
         if (!e->args[0]->type.is_scalar()) return fail();
         return std::move(e->args[0]);  // of one bool: the bool
-      case Intrinsic::Frexp: case Intrinsic::Modf: case Intrinsic::Sincos: {
+      case Intrinsic::Frexp:
+      case Intrinsic::Modf:
+      case Intrinsic::Sincos: {
         // Metal passes the second result by reference, OpenCL by pointer.
         ExprPtr& out = e->args[1];
         ir::Type p = ir::Type::pointer_to(out->type, ir::AddressSpace::Private, false);
         out = ir::make_unary(ir::UnaryOp::AddrOf, p, std::move(out), loc);
         return as_builtin(std::move(e), info.name);
       }
-      case Intrinsic::Ctz: case Intrinsic::ReverseBits: case Intrinsic::ExtractBits: case Intrinsic::InsertBits:
-      case Intrinsic::Median3: case Intrinsic::Fmedian3: case Intrinsic::LengthSquared:
+      case Intrinsic::Ctz:
+      case Intrinsic::ReverseBits:
+      case Intrinsic::ExtractBits:
+      case Intrinsic::InsertBits:
+      case Intrinsic::Median3:
+      case Intrinsic::Fmedian3:
+      case Intrinsic::LengthSquared:
       case Intrinsic::DistanceSquared: {
         const ir::Type& t = e->args[0]->type;
         std::string helper = ctx.prelude.stdlib_helper(e->intrinsic, cl_type_name(ctx.module, t));
         if (helper.empty()) return fail();
         return as_builtin(std::move(e), helper);
       }
-      case Intrinsic::AtomicLoad: case Intrinsic::AtomicStore: case Intrinsic::AtomicExchange:
-      case Intrinsic::AtomicCompareExchangeWeak: case Intrinsic::AtomicFetchAdd: case Intrinsic::AtomicFetchSub:
-      case Intrinsic::AtomicFetchAnd: case Intrinsic::AtomicFetchOr: case Intrinsic::AtomicFetchXor:
-      case Intrinsic::AtomicFetchMin: case Intrinsic::AtomicFetchMax: {
+      case Intrinsic::AtomicLoad:
+      case Intrinsic::AtomicStore:
+      case Intrinsic::AtomicExchange:
+      case Intrinsic::AtomicCompareExchangeWeak:
+      case Intrinsic::AtomicFetchAdd:
+      case Intrinsic::AtomicFetchSub:
+      case Intrinsic::AtomicFetchAnd:
+      case Intrinsic::AtomicFetchOr:
+      case Intrinsic::AtomicFetchXor:
+      case Intrinsic::AtomicFetchMin:
+      case Intrinsic::AtomicFetchMax: {
         const ir::Type& object = e->args[0]->type;
         // memory_types stored atomic_bool as its byte: the only atomic one.
         const ir::ScalarKind value =

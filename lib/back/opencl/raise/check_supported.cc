@@ -14,7 +14,8 @@ std::optional<std::string> unsupported_type(const ir::Module& m, const ir::Type&
   using K = ir::Type::Kind;
   switch (t.kind) {
     case K::SimdMatrix:  // raise/simdgroup_matrix.cc
-      if ((t.scalar == ir::ScalarKind::Float || t.scalar == ir::ScalarKind::Half || t.scalar == ir::ScalarKind::BFloat) &&
+      if ((t.scalar == ir::ScalarKind::Float || t.scalar == ir::ScalarKind::Half ||
+           t.scalar == ir::ScalarKind::BFloat) &&
           t.count == 8)
         return std::nullopt;
       return ir::type_name(m, t);
@@ -52,7 +53,8 @@ bool check_supported(RaiseContext& ctx, const ir::Kernel& k) {
   for (auto& a : k.tg_allocs) check(a.type, a.loc);
   if (k.body) {
     ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && s.var >= 0) check(k.vars.at(s.var).type, s.loc.valid() ? s.loc : k.vars[s.var].loc);
+      if (s.kind == ir::Stmt::Kind::Decl && s.var >= 0)
+        check(k.vars.at(s.var).type, s.loc.valid() ? s.loc : k.vars[s.var].loc);
       return true;
     });
     ir::walk_stmt_exprs(*k.body, [&](const ir::Expr& e) {

@@ -2,7 +2,8 @@
 // passes leave (threadgroup-uniform ones: a whole threadgroup leaving early,
 // e.g. `if (tgid >= out_dim) return;`) become `mslport_alive = false`:
 //
-//   if (mslport_alive) { if (c) return; a; }   =>   if (mslport_alive) { if (c) mslport_alive = false; if (mslport_alive) { a; } }
+//   if (mslport_alive) { if (c) return; a; }   =>   if (mslport_alive) { if (c) mslport_alive = false; if
+//   (mslport_alive) { a; } }
 //
 // The threadgroup then passes the later barriers and collective helpers
 // inactive instead of skipping them. Equivalent in OpenCL C, but PoCL 3.1

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
-#include "ir/analysis/loop_invariance.h"
 #include "back/opencl/raise/raise.h"
+#include "ir/analysis/loop_invariance.h"
 
 namespace mslport::back::opencl {
 namespace {

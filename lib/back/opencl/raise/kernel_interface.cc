@@ -93,9 +93,11 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
         cl.args.push_back(a);
         break;
       }
-      case ir::Param::Kind::ThreadgroupMemory: break;  // after the buffers
+      case ir::Param::Kind::ThreadgroupMemory:
+        break;  // after the buffers
       // Helper functions' parameters: inline_functions left no helper.
-      case ir::Param::Kind::Value: case ir::Param::Kind::Reference: break;
+      case ir::Param::Kind::Value:
+      case ir::Param::Kind::Reference: break;
       case ir::Param::Kind::Builtin: {
         // The local takes the parameter's name; the parameter is no argument.
         int v = ir::add_var(k, "mslport_builtin", p.type, p.loc);
@@ -124,9 +126,7 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   // pointer variable set to it) would be a __constant pointer among the
   // __global ones the kernel's constant pointers become: refused, as its
   // address taken with & is. Indexing it (`table[i]`) stays as it is.
-  auto decays = [&](const Expr& x) {
-    return x.kind == Expr::Kind::GlobalConstRef && x.type.is_array();
-  };
+  auto decays = [&](const Expr& x) { return x.kind == Expr::Kind::GlobalConstRef && x.type.is_array(); };
   ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
     if (s.expr && decays(*s.expr) && s.kind == ir::Stmt::Kind::Decl)
       ctx.unsupported(s.expr->loc.valid() ? s.expr->loc : k.loc, "a pointer to a program-scope constant array");

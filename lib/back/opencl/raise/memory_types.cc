@@ -12,8 +12,8 @@
 #include <map>
 
 #include "back/opencl/raise/ir_build.h"
-#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
+#include "ir/analysis/purity.h"
 
 namespace mslport::back::opencl {
 namespace {
@@ -27,8 +27,12 @@ bool is_narrow(const Type& t) {
   return (t.is_scalar() || t.is_vector()) && (t.scalar == ScalarKind::Half || t.scalar == ScalarKind::BFloat);
 }
 int lanes(const Type& t) { return t.is_vector() ? t.count : 1; }
-NarrowFloat narrow_kind(const Type& t) { return t.scalar == ScalarKind::BFloat ? NarrowFloat::BFloat : NarrowFloat::Half; }
-Type with_scalar(const Type& t, ScalarKind k) { return t.is_vector() ? Type::vector_of(k, t.count) : Type::scalar_of(k); }
+NarrowFloat narrow_kind(const Type& t) {
+  return t.scalar == ScalarKind::BFloat ? NarrowFloat::BFloat : NarrowFloat::Half;
+}
+Type with_scalar(const Type& t, ScalarKind k) {
+  return t.is_vector() ? Type::vector_of(k, t.count) : Type::scalar_of(k);
+}
 
 // A type as it lives in memory; host_visible: device or constant memory.
 Type storage_of(const Type& t, bool host_visible) {
@@ -328,7 +332,8 @@ class Lowering {
         elem_metal = field_type(metal.struct_index, (int)i);
       else elem_metal = e->args[i]->type;
       e->args[i] = rvalue(lower(std::move(e->args[i])));
-      if (is_narrow(elem_metal)) e->args[i] = convert(narrow_kind(elem_metal), NarrowConv::FromFloat, std::move(e->args[i]));
+      if (is_narrow(elem_metal))
+        e->args[i] = convert(narrow_kind(elem_metal), NarrowConv::FromFloat, std::move(e->args[i]));
     }
     return e;
   }
@@ -336,7 +341,7 @@ class Lowering {
   RaiseContext& ctx_;
   ir::Kernel& k_;
   const std::vector<ir::StructDef>& structs_;  // Metal field types
-  std::map<const Expr*, NarrowFloat> bits_;     // expressions holding narrow bits
+  std::map<const Expr*, NarrowFloat> bits_;    // expressions holding narrow bits
   bool ok_ = true;
 };
 

@@ -41,9 +41,9 @@
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
+#include "back/opencl/raise/raise.h"
 #include "ir/analysis/loop_invariance.h"
 #include "ir/analysis/purity.h"
-#include "back/opencl/raise/raise.h"
 
 namespace mslport::back::opencl {
 namespace {
@@ -125,8 +125,7 @@ struct Prefetcher {
         if (e.kind != Expr::Kind::Index || reads.size() >= kMaxPrefetchesPerLoop) return true;
         const Expr& base = *e.args[0];
         if (!base.type.is_pointer() || base.type.space != ir::AddressSpace::Device) return true;
-        if (!(base.kind == Expr::Kind::VarRef || base.kind == Expr::Kind::ParamRef) || !invariant(base, w))
-          return true;
+        if (!(base.kind == Expr::Kind::VarRef || base.kind == Expr::Kind::ParamRef) || !invariant(base, w)) return true;
         const auto offset = offset_of(*e.args[1], v, w);
         if (!offset) return true;
         for (const Expr* t : written)
@@ -184,10 +183,13 @@ struct Prefetcher {
                              ir::make_binary(ir::BinaryOp::Mul, u32, ir::make_int(u32, copies, loc), step.clone(), loc),
                              loc);
     };
-    auto in_range = [&](int copies) { return ir::make_binary(ir::BinaryOp::Lt, boolean, ahead(copies), n.clone(), loc); };
+    auto in_range = [&](int copies) {
+      return ir::make_binary(ir::BinaryOp::Lt, boolean, ahead(copies), n.clone(), loc);
+    };
     auto element = [&](int copies) {
       ir::ExprPtr index = ahead(copies);
-      if (r.offset) index = ir::make_binary(ir::BinaryOp::Add, r.read->args[1]->type, r.offset->clone(), std::move(index), loc);
+      if (r.offset)
+        index = ir::make_binary(ir::BinaryOp::Add, r.read->args[1]->type, r.offset->clone(), std::move(index), loc);
       return index;
     };
     std::vector<ir::StmtPtr> out;
@@ -224,7 +226,8 @@ struct Prefetcher {
       ir::StmtPtr block = ir::make_block(std::move(stmts), loc);
       out.push_back(c == 0 ? std::move(block) : ir::make_if(in_range(c), std::move(block), nullptr, loc));
     }
-    ir::ExprPtr wide = ir::make_binary(ir::BinaryOp::Mul, step.type, ir::make_int(step.type, kUnroll, loc), step.clone(), loc);
+    ir::ExprPtr wide =
+        ir::make_binary(ir::BinaryOp::Mul, step.type, ir::make_int(step.type, kUnroll, loc), step.clone(), loc);
     loop.body = ir::make_block(std::move(out), loc);
     loop.step->args[1] = std::move(wide);
   }
@@ -240,7 +243,7 @@ struct Prefetcher {
     // v + C, the next iteration's v
     auto next = [&] {
       return ir::make_binary(ir::BinaryOp::Add, loop.expr->args[0]->type, ir::make_var_ref(k, v, loop.step->loc),
-                         step.clone(), loop.step->loc);
+                             step.clone(), loop.step->loc);
     };
     const std::vector<StridedRead> reads = strided_reads(*loop.body, v, w);
     if (reads.size() == 1) {
@@ -254,7 +257,8 @@ struct Prefetcher {
     std::vector<ir::StmtPtr> hints;
     for (const auto& [read, offset] : reads) {
       ir::ExprPtr index = next();
-      if (offset) index = ir::make_binary(ir::BinaryOp::Add, read->args[1]->type, offset->clone(), std::move(index), read->loc);
+      if (offset)
+        index = ir::make_binary(ir::BinaryOp::Add, read->args[1]->type, offset->clone(), std::move(index), read->loc);
       std::vector<ir::ExprPtr> args;
       args.push_back(make_address_of_element(read->args[0]->clone(), std::move(index), read->type));
       hints.push_back(

@@ -29,7 +29,8 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
   if (ctx.diags.error_count() != errors_before) return false;
   // Then, so that no later step meets a construct it cannot handle.
   bool supported = true;
-  for (auto& k : m.kernels) supported = p.run("check_supported", k, [&] { return check_supported(ctx, k); }) && supported;
+  for (auto& k : m.kernels)
+    supported = p.run("check_supported", k, [&] { return check_supported(ctx, k); }) && supported;
   if (!supported) return false;
 
   out->kernels.assign(m.kernels.size(), ClKernel{});

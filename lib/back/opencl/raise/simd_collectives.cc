@@ -15,8 +15,8 @@
 
 #include "back/opencl/cl_types.h"
 #include "back/opencl/raise/ir_build.h"
-#include "ir/analysis/purity.h"
 #include "back/opencl/raise/raise.h"
+#include "ir/analysis/purity.h"
 #include "passes/predicate_sync.h"
 
 namespace mslport::back::opencl {
@@ -34,7 +34,8 @@ ir::Type scratch_type() {
 
 ir::ExprPtr zero_of(const ir::Type& t) {
   if (t.is_bool()) return ir::make_bool(false);
-  ir::ExprPtr zero = ir::is_float(t.scalar) ? make_float(0.0) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0);
+  ir::ExprPtr zero =
+      ir::is_float(t.scalar) ? make_float(0.0) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0);
   return zero->type == t ? std::move(zero) : make_cast(t, std::move(zero));
 }
 
@@ -50,8 +51,9 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
     const CollectiveOp op = e->collective_op;
     const bool vote = Prelude::is_vote(op);
     const ir::Type& value = e->args.at(0)->type;
-    const std::string helper = ctx.prelude.simd_helper(op, vote ? "int" : cl_type_name(ctx.module, value),
-                                                       (value.is_scalar() || value.is_vector()) && ir::is_float(value.scalar));
+    const std::string helper =
+        ctx.prelude.simd_helper(op, vote ? "int" : cl_type_name(ctx.module, value),
+                                (value.is_scalar() || value.is_vector()) && ir::is_float(value.scalar));
     if (!vote) widest = std::max(widest, ir::type_size(ctx.module, value));
 
     std::vector<ir::ExprPtr> args = std::move(e->args);

@@ -61,7 +61,8 @@ bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
       const std::string format = format_of(e->args[0]->type);
       const ir::ScalarKind want = format == "float" ? ir::ScalarKind::Float : ir::ScalarKind::UShort;
       if (!p || p->kind != ir::Type::Kind::Scalar || p->scalar != want) {
-        fail(*e, e->spelling + " other than from/to a pointer of the tile's element type with (stride, origin, transpose)");
+        fail(*e,
+             e->spelling + " other than from/to a pointer of the tile's element type with (stride, origin, transpose)");
         return e;
       }
       const std::string name = op == ir::SimdMatrixOpKind::Load ? "load" : "store";

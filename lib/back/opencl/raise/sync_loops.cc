@@ -3,7 +3,8 @@
 // and at the end of each iteration instead of in the loop header:
 //
 //   while (mslport_threadgroup_any(m, s)) body
-//     =>  for (bool mslport_go = mslport_threadgroup_any(m, s); mslport_go; mslport_go = mslport_threadgroup_any(m, s)) body
+//     =>  for (bool mslport_go = mslport_threadgroup_any(m, s); mslport_go; mslport_go = mslport_threadgroup_any(m, s))
+//     body
 //
 // Same meaning (a `continue` still re-evaluates the condition), but PoCL 3.1
 // crashed (unbounded recursion) building work-group functions with barriers

@@ -13,11 +13,11 @@
 //    GB/s either way, measured side by side on the H100).
 //  * float4(i, j, k, l) with non-float lanes: each lane is converted first, as
 //    OpenCL vector literals want lanes of the vector's element type.
-#include "back/opencl/raise/ir_build.h"
-#include "ir/analysis/purity.h"
-#include "back/opencl/raise/raise.h"
-
 #include <set>
+
+#include "back/opencl/raise/ir_build.h"
+#include "back/opencl/raise/raise.h"
+#include "ir/analysis/purity.h"
 
 namespace mslport::back::opencl {
 
@@ -25,17 +25,14 @@ namespace {
 
 using ir::analysis::is_repeatable;
 
-bool is_vector_subscript(const ir::Expr& e) {
-  return e.kind == ir::Expr::Kind::Index && e.args[0]->type.is_vector();
-}
+bool is_vector_subscript(const ir::Expr& e) { return e.kind == ir::Expr::Kind::Index && e.args[0]->type.is_vector(); }
 
 // The vector subscripts that are written: assigned, incremented or whose
 // address is taken.
 std::set<const ir::Expr*> written_vector_subscripts(ir::Kernel& k) {
   std::set<const ir::Expr*> out;
   auto note = [&](const ir::Expr& x) {
-    const bool writes =
-        ir::writes_operand(x) || (x.kind == ir::Expr::Kind::Unary && x.unary_op == ir::UnaryOp::AddrOf);
+    const bool writes = ir::writes_operand(x) || (x.kind == ir::Expr::Kind::Unary && x.unary_op == ir::UnaryOp::AddrOf);
     if (writes && is_vector_subscript(*x.args[0])) out.insert(x.args[0].get());
     return true;
   };
@@ -46,7 +43,7 @@ std::set<const ir::Expr*> written_vector_subscripts(ir::Kernel& k) {
 // index == lane, the literal of the index's type.
 ir::ExprPtr is_lane(const ir::Expr& index, int lane) {
   return ir::make_binary(ir::BinaryOp::Eq, ir::Type::scalar_of(ir::ScalarKind::Bool), index.clone(),
-                     ir::make_int(index.type, lane, index.loc), index.loc);
+                         ir::make_int(index.type, lane, index.loc), index.loc);
 }
 
 // index == lane ? v.lane : (the same from the next lane on)
@@ -66,8 +63,7 @@ ir::ExprPtr assign_whole_vector(const ir::Expr& assign) {
   const ir::Expr& index = *target.args[1];
   const ir::Expr& value = *assign.args[1];
   const ir::Type lane_type = ir::Type::scalar_of(vec.type.scalar);
-  if (!is_repeatable(vec) || !is_repeatable(index) || !is_repeatable(value) || !value.type.is_scalar())
-    return nullptr;
+  if (!is_repeatable(vec) || !is_repeatable(index) || !is_repeatable(value) || !value.type.is_scalar()) return nullptr;
   // `ilane += 0.5f` converts after the addition; only same-typed op= is kept.
   if (assign.assign_op && !(value.type == lane_type)) return nullptr;
   auto whole = std::make_unique<ir::Expr>();
@@ -77,9 +73,9 @@ ir::ExprPtr assign_whole_vector(const ir::Expr& assign) {
   for (int lane = 0; lane < vec.type.count; ++lane) {
     ir::ExprPtr fresh = value.clone();
     if (assign.assign_op)
-      fresh = ir::make_binary(*assign.assign_op, lane_type, make_swizzle(vec.clone(), {lane}), std::move(fresh), assign.loc);
-    else if (!(value.type == lane_type))
-      fresh = make_cast(lane_type, std::move(fresh));
+      fresh = ir::make_binary(*assign.assign_op, lane_type, make_swizzle(vec.clone(), {lane}), std::move(fresh),
+                              assign.loc);
+    else if (!(value.type == lane_type)) fresh = make_cast(lane_type, std::move(fresh));
     whole->args.push_back(make_conditional(is_lane(index, lane), std::move(fresh), make_swizzle(vec.clone(), {lane})));
   }
   return ir::make_assign(vec.clone(), std::move(whole), assign.loc);

@@ -16,7 +16,8 @@ void raise_zero_init_locals(RaiseContext& ctx, ir::Kernel& k) {
     if (t.is_scalar() && ir::is_float(t.scalar)) s.expr = make_float(0.0, s.loc);
     else if (t.is_bool()) s.expr = ir::make_bool(false, s.loc);
     else if (t.is_scalar()) s.expr = ir::make_int(t, 0, s.loc);
-    else if (t.is_vector() || t.is_pointer()) s.expr = make_cast(t, ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, s.loc));
+    else if (t.is_vector() || t.is_pointer())
+      s.expr = make_cast(t, ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, s.loc));
     return true;
   });
 }

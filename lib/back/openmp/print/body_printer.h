@@ -24,7 +24,7 @@ using Stmts = std::vector<const Stmt*>;
 
 // What the enclosing plan nodes name for the statements inside them.
 struct Scope {
-  std::string below;  // a prefix guard's bound (RowEnd::Below*)
+  std::string below;                                   // a prefix guard's bound (RowEnd::Below*)
   const std::map<const Stmt*, int>* staged = nullptr;  // stores written into row buffer N
 };
 

@@ -1,13 +1,13 @@
 #include "back/openmp/print/cpp_printer.h"
 
-#include "back/openmp/raise/invariant_division.h"
-#include "back/openmp/raise/loop_schedule_points.h"
-#include "back/openmp/raise/sanitize.h"
-
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
+
+#include "back/openmp/raise/invariant_division.h"
+#include "back/openmp/raise/loop_schedule_points.h"
+#include "back/openmp/raise/sanitize.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -91,8 +91,7 @@ std::string CppPrinter::var_ref(int var, bool wi) {
         ok_ = false;
       }
       return "st." + v.name + "[wi]";
-    default:
-      return v.name;
+    default: return v.name;
   }
 }
 
@@ -107,9 +106,11 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   if (name == kThreadgroupThreads) return "geo.nthreads";
   // Calls the passes insert, and the openmp_rt.h functions they become.
   static const std::map<std::string, std::string> kRuntimeCalls = {
-      {kStridedTrips, "mslport::strided_trips"}, {kFullTrips, "mslport::full_trips"},
+      {kStridedTrips, "mslport::strided_trips"},
+      {kFullTrips, "mslport::full_trips"},
       {kPrefetchAhead, "mslport::prefetch_ahead"},
-      {kUdivPrepare, "mslport::udiv_prepare"},           {kUdivPrepared, "mslport::udiv"},
+      {kUdivPrepare, "mslport::udiv_prepare"},
+      {kUdivPrepared, "mslport::udiv"},
       {kUmodPrepared, "mslport::umod"},
   };
   if (auto it = kRuntimeCalls.find(name); it != kRuntimeCalls.end()) {
@@ -241,8 +242,7 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       }
       return l + " " + op + " " + sub(*e.args[1]);
     }
-    case Expr::Kind::Conditional:
-      return sub(*e.args[0]) + " ? " + sub(*e.args[1]) + " : " + sub(*e.args[2]);
+    case Expr::Kind::Conditional: return sub(*e.args[0]) + " ? " + sub(*e.args[1]) + " : " + sub(*e.args[2]);
     case Expr::Kind::Call:
     case Expr::Kind::SimdMatrixOp:  // mslport::msl::simdgroup_* in openmp_rt.h
       return call(e, wi);
@@ -265,10 +265,8 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       }
       return "(" + type(t) + ")(" + expr(*e.args[0], wi) + ")";
     }
-    case Expr::Kind::Bitcast:
-      return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
-    case Expr::Kind::Index:
-      return postfix(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
+    case Expr::Kind::Bitcast: return "mslport::as_type<" + type(e.type) + ">(" + expr(*e.args[0], wi) + ")";
+    case Expr::Kind::Index: return postfix(*e.args[0]) + "[" + expr(*e.args[1], wi) + "]";
     case Expr::Kind::Member: {
       const Expr& base = *e.args[0];
       const Type& st = e.arrow ? *base.type.elem : base.type;

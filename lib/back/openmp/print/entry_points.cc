@@ -62,8 +62,8 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
         break;
       case Param::Kind::Builtin:
       // Helper functions' parameters: inline_functions left no helper.
-      case Param::Kind::Value: case Param::Kind::Reference:
-        break;
+      case Param::Kind::Value:
+      case Param::Kind::Reference: break;
     }
   }
   out.typed.push_back("const mslport_dispatch& dispatch");
@@ -92,8 +92,8 @@ std::vector<std::string> sanitizer_begin(const ir::Kernel& k, const CppPrinter& 
     const ir::TgAlloc& a = k.tg_allocs[i];
     const ir::Type* e = &a.type;
     while (e->kind == ir::Type::Kind::Array) e = e->elem.get();
-    out.push_back("mslport_san.region(" + std::to_string(i) + ", " + cpp_string_literal(a.name) + ", true, &" +
-                  a.name + ", sizeof " + a.name + ", sizeof(" + p.type(*e) + "));");
+    out.push_back("mslport_san.region(" + std::to_string(i) + ", " + cpp_string_literal(a.name) + ", true, &" + a.name +
+                  ", sizeof " + a.name + ", sizeof(" + p.type(*e) + "));");
   }
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Param& prm = k.params[i];
@@ -142,9 +142,9 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
     if (prm.kind == Param::Kind::Buffer || prm.kind == Param::Kind::ConstantRef ||
         prm.kind == Param::Kind::ConstantValue)
       c << "//   args->buffers[" << prm.index << "]  " << prm.name << ": "
-        << (prm.kind == Param::Kind::Buffer ? comment_text(ir::type_name(m, prm.type))
-                                            : "constant " + comment_text(ir::type_name(m, prm.type)) +
-                                                  "& (a pointer to the value)")
+        << (prm.kind == Param::Kind::Buffer
+                ? comment_text(ir::type_name(m, prm.type))
+                : "constant " + comment_text(ir::type_name(m, prm.type)) + "& (a pointer to the value)")
         << "\n";
     else if (prm.kind == Param::Kind::ThreadgroupMemory)
       c << "//   args->threadgroup_bytes[" << prm.index << "]  " << prm.name << ": "

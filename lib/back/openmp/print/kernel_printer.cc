@@ -49,19 +49,19 @@ std::string builtin_value(const ir::Param& p, bool simd_groups) {
   switch (p.builtin) {
     case BuiltinId::ThreadPositionInGrid:
       return scalar ? "geo.tg_pos.x * geo.full_size.x + lx"
-                    : pick("mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, "
-                           "geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz}");
-    case BuiltinId::ThreadPositionInThreadgroup:
-      return scalar ? "lx" : pick("mslport::vec<uint32_t, 3>{lx, ly, lz}");
+                    : pick(
+                          "mslport::vec<uint32_t, 3>{geo.tg_pos.x * geo.full_size.x + lx, "
+                          "geo.tg_pos.y * geo.full_size.y + ly, geo.tg_pos.z * geo.full_size.z + lz}");
+    case BuiltinId::ThreadPositionInThreadgroup: return scalar ? "lx" : pick("mslport::vec<uint32_t, 3>{lx, ly, lz}");
     case BuiltinId::ThreadgroupPositionInGrid: return pick("geo.tg_pos");
     case BuiltinId::ThreadsPerThreadgroup: return pick("geo.tg_size");
-    case BuiltinId::ThreadsPerGrid: case BuiltinId::GridSize: return pick("geo.grid");
+    case BuiltinId::ThreadsPerGrid:
+    case BuiltinId::GridSize: return pick("geo.grid");
     case BuiltinId::ThreadgroupsPerGrid: return pick("geo.ngroups");
     case BuiltinId::DispatchThreadsPerThreadgroup: return pick("geo.full_size");
     case BuiltinId::GridOrigin: return scalar ? "0u" : "mslport::vec<uint32_t, 3>{0u, 0u, 0u}";
     case BuiltinId::ThreadIndexInThreadgroup: return "wi";
-    case BuiltinId::ThreadIndexInSimdgroup:
-      return simd_groups ? "(lx - mslport_sx)" : "wi % mslport::kSimdWidth";
+    case BuiltinId::ThreadIndexInSimdgroup: return simd_groups ? "(lx - mslport_sx)" : "wi % mslport::kSimdWidth";
     case BuiltinId::SimdgroupIndexInThreadgroup:
       return simd_groups ? "((wi - (lx - mslport_sx)) / mslport::kSimdWidth)" : "wi / mslport::kSimdWidth";
     case BuiltinId::ThreadsPerSimdgroup: return "mslport::kSimdWidth";

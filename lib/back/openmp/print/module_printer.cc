@@ -74,8 +74,7 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   std::ostringstream cpp;
   cpp << banner;
   cpp << "#include <mslport/" << (options.sanitize ? "sanitizer_rt.h" : "openmp_rt.h") << ">\n\n";
-  if (includable(options.header_name))
-    cpp << "#include \"" << options.header_name << "\"\n";
+  if (includable(options.header_name)) cpp << "#include \"" << options.header_name << "\"\n";
   else  // the declarations in the .cpp itself (stdout, or a name #include cannot spell)
     cpp << decls.str();
   cpp << "\n#include <cstddef>\n\nnamespace mslport_kernels {\n\n";

@@ -30,27 +30,37 @@ void BodyPrinter::collective(const TgNode& n) {
   close_loop(n.gather);
   std::string in = "st." + v + "_in", act = "st." + v + "_act", out = "st." + v + "_out", arg = "st." + v + "_arg";
   switch (c.collective_op) {
-    case CollectiveOp::SimdSum: case CollectiveOp::SimdProduct: case CollectiveOp::SimdMax: case CollectiveOp::SimdMin:
-    case CollectiveOp::SimdAnd: case CollectiveOp::SimdOr: case CollectiveOp::SimdXor: {
+    case CollectiveOp::SimdSum:
+    case CollectiveOp::SimdProduct:
+    case CollectiveOp::SimdMax:
+    case CollectiveOp::SimdMin:
+    case CollectiveOp::SimdAnd:
+    case CollectiveOp::SimdOr:
+    case CollectiveOp::SimdXor: {
       static const std::map<CollectiveOp, const char*> kOp = {
           {CollectiveOp::SimdSum, "Sum"}, {CollectiveOp::SimdProduct, "Product"}, {CollectiveOp::SimdMax, "Max"},
-          {CollectiveOp::SimdMin, "Min"}, {CollectiveOp::SimdAnd, "And"}, {CollectiveOp::SimdOr, "Or"},
+          {CollectiveOp::SimdMin, "Min"}, {CollectiveOp::SimdAnd, "And"},         {CollectiveOp::SimdOr, "Or"},
           {CollectiveOp::SimdXor, "Xor"}};
       line("mslport::simd_reduce(mslport::Reduce::" + std::string(kOp.at(c.collective_op)) + ", " + in + ", " + act +
            ", nthreads, " + out + ");");
       break;
     }
-    case CollectiveOp::SimdPrefixInclusiveSum: case CollectiveOp::SimdPrefixExclusiveSum:
+    case CollectiveOp::SimdPrefixInclusiveSum:
+    case CollectiveOp::SimdPrefixExclusiveSum:
       line(std::string("mslport::simd_prefix_sum(") +
            (c.collective_op == CollectiveOp::SimdPrefixInclusiveSum ? "true" : "false") + ", " + in + ", " + act +
            ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::SimdBroadcast: case CollectiveOp::SimdBroadcastFirst: case CollectiveOp::SimdShuffle:
-    case CollectiveOp::SimdShuffleDown: case CollectiveOp::SimdShuffleUp: case CollectiveOp::SimdShuffleXor: {
+    case CollectiveOp::SimdBroadcast:
+    case CollectiveOp::SimdBroadcastFirst:
+    case CollectiveOp::SimdShuffle:
+    case CollectiveOp::SimdShuffleDown:
+    case CollectiveOp::SimdShuffleUp:
+    case CollectiveOp::SimdShuffleXor: {
       static const std::map<CollectiveOp, const char*> kKind = {
           {CollectiveOp::SimdBroadcast, "Broadcast"}, {CollectiveOp::SimdBroadcastFirst, "BroadcastFirst"},
-          {CollectiveOp::SimdShuffle, "Index"}, {CollectiveOp::SimdShuffleDown, "Down"},
-          {CollectiveOp::SimdShuffleUp, "Up"}, {CollectiveOp::SimdShuffleXor, "Xor"}};
+          {CollectiveOp::SimdShuffle, "Index"},       {CollectiveOp::SimdShuffleDown, "Down"},
+          {CollectiveOp::SimdShuffleUp, "Up"},        {CollectiveOp::SimdShuffleXor, "Xor"}};
       line("mslport::simd_shuffle(mslport::Shuffle::" + std::string(kKind.at(c.collective_op)) + ", " + in + ", " +
            (has_arg ? arg : std::string("(const uint32_t*)nullptr")) + ", " + act + ", nthreads, " + out + ");");
       if (n.shuffle_site >= 0)
@@ -58,19 +68,20 @@ void BodyPrinter::collective(const TgNode& n) {
              ", mslport::Shuffle::" + kKind.at(c.collective_op) + ", " + arg + ", " + act + ", nthreads);");
       break;
     }
-    case CollectiveOp::SimdAll: case CollectiveOp::SimdAny:
+    case CollectiveOp::SimdAll:
+    case CollectiveOp::SimdAny:
       line(std::string("mslport::simd_vote(") + (c.collective_op == CollectiveOp::SimdAll ? "true" : "false") + ", " +
            in + ", " + act + ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::SimdBallot:
-      line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
-      break;
-    case CollectiveOp::SimdPrefixInclusiveProduct: case CollectiveOp::SimdPrefixExclusiveProduct:
+    case CollectiveOp::SimdBallot: line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");"); break;
+    case CollectiveOp::SimdPrefixInclusiveProduct:
+    case CollectiveOp::SimdPrefixExclusiveProduct:
       line(std::string("mslport::group_prefix(mslport::kSimdWidth, ") +
            (c.collective_op == CollectiveOp::SimdPrefixInclusiveProduct ? "true" : "false") + ", true, " + in + ", " +
            act + ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::SimdShuffleRotateDown: case CollectiveOp::SimdShuffleRotateUp:
+    case CollectiveOp::SimdShuffleRotateDown:
+    case CollectiveOp::SimdShuffleRotateUp:
       line(std::string("mslport::group_rotate(mslport::kSimdWidth, ") +
            (c.collective_op == CollectiveOp::SimdShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
            act + ", nthreads, " + out + ");");
@@ -79,36 +90,48 @@ void BodyPrinter::collective(const TgNode& n) {
       line("mslport::group_is_first(mslport::kSimdWidth, " + act + ", nthreads, " + out + ");");
       break;
     // Quad-groups: the same over 4 lanes.
-    case CollectiveOp::QuadSum: case CollectiveOp::QuadProduct: case CollectiveOp::QuadMax: case CollectiveOp::QuadMin:
-    case CollectiveOp::QuadAnd: case CollectiveOp::QuadOr: case CollectiveOp::QuadXor: {
+    case CollectiveOp::QuadSum:
+    case CollectiveOp::QuadProduct:
+    case CollectiveOp::QuadMax:
+    case CollectiveOp::QuadMin:
+    case CollectiveOp::QuadAnd:
+    case CollectiveOp::QuadOr:
+    case CollectiveOp::QuadXor: {
       static const std::map<CollectiveOp, const char*> kOp = {
           {CollectiveOp::QuadSum, "Sum"}, {CollectiveOp::QuadProduct, "Product"}, {CollectiveOp::QuadMax, "Max"},
-          {CollectiveOp::QuadMin, "Min"}, {CollectiveOp::QuadAnd, "And"}, {CollectiveOp::QuadOr, "Or"},
+          {CollectiveOp::QuadMin, "Min"}, {CollectiveOp::QuadAnd, "And"},         {CollectiveOp::QuadOr, "Or"},
           {CollectiveOp::QuadXor, "Xor"}};
       line("mslport::group_reduce(4u, mslport::Reduce::" + std::string(kOp.at(c.collective_op)) + ", " + in + ", " +
            act + ", nthreads, " + out + ");");
       break;
     }
-    case CollectiveOp::QuadPrefixInclusiveSum: case CollectiveOp::QuadPrefixExclusiveSum:
+    case CollectiveOp::QuadPrefixInclusiveSum:
+    case CollectiveOp::QuadPrefixExclusiveSum:
       line(std::string("mslport::group_prefix(4u, ") +
-           (c.collective_op == CollectiveOp::QuadPrefixInclusiveSum ? "true" : "false") + ", false, " + in + ", " + act +
-           ", nthreads, " + out + ");");
+           (c.collective_op == CollectiveOp::QuadPrefixInclusiveSum ? "true" : "false") + ", false, " + in + ", " +
+           act + ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::QuadBroadcast: case CollectiveOp::QuadShuffle: case CollectiveOp::QuadShuffleDown:
-    case CollectiveOp::QuadShuffleUp: case CollectiveOp::QuadShuffleXor: {
-      static const std::map<CollectiveOp, const char*> kKind = {
-          {CollectiveOp::QuadBroadcast, "Broadcast"}, {CollectiveOp::QuadShuffle, "Index"},
-          {CollectiveOp::QuadShuffleDown, "Down"}, {CollectiveOp::QuadShuffleUp, "Up"},
-          {CollectiveOp::QuadShuffleXor, "Xor"}};
+    case CollectiveOp::QuadBroadcast:
+    case CollectiveOp::QuadShuffle:
+    case CollectiveOp::QuadShuffleDown:
+    case CollectiveOp::QuadShuffleUp:
+    case CollectiveOp::QuadShuffleXor: {
+      static const std::map<CollectiveOp, const char*> kKind = {{CollectiveOp::QuadBroadcast, "Broadcast"},
+                                                                {CollectiveOp::QuadShuffle, "Index"},
+                                                                {CollectiveOp::QuadShuffleDown, "Down"},
+                                                                {CollectiveOp::QuadShuffleUp, "Up"},
+                                                                {CollectiveOp::QuadShuffleXor, "Xor"}};
       line("mslport::group_shuffle(4u, mslport::Shuffle::" + std::string(kKind.at(c.collective_op)) + ", " + in + ", " +
            arg + ", " + act + ", nthreads, " + out + ");");
       break;
     }
-    case CollectiveOp::QuadAll: case CollectiveOp::QuadAny:
+    case CollectiveOp::QuadAll:
+    case CollectiveOp::QuadAny:
       line(std::string("mslport::group_vote(4u, ") + (c.collective_op == CollectiveOp::QuadAll ? "true" : "false") +
            ", " + in + ", " + act + ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::QuadPrefixInclusiveProduct: case CollectiveOp::QuadPrefixExclusiveProduct:
+    case CollectiveOp::QuadPrefixInclusiveProduct:
+    case CollectiveOp::QuadPrefixExclusiveProduct:
       line(std::string("mslport::group_prefix(4u, ") +
            (c.collective_op == CollectiveOp::QuadPrefixInclusiveProduct ? "true" : "false") + ", true, " + in + ", " +
            act + ", nthreads, " + out + ");");
@@ -117,14 +140,13 @@ void BodyPrinter::collective(const TgNode& n) {
       line("mslport::group_shuffle(4u, mslport::Shuffle::BroadcastFirst, " + in + ", (const uint32_t*)nullptr, " + act +
            ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::QuadShuffleRotateDown: case CollectiveOp::QuadShuffleRotateUp:
+    case CollectiveOp::QuadShuffleRotateDown:
+    case CollectiveOp::QuadShuffleRotateUp:
       line(std::string("mslport::group_rotate(4u, ") +
            (c.collective_op == CollectiveOp::QuadShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
            act + ", nthreads, " + out + ");");
       break;
-    case CollectiveOp::QuadIsFirst:
-      line("mslport::group_is_first(4u, " + act + ", nthreads, " + out + ");");
-      break;
+    case CollectiveOp::QuadIsFirst: line("mslport::group_is_first(4u, " + act + ", nthreads, " + out + ");"); break;
   }
   open_loop(n.scatter, Scope{});
   line("if (" + act + "[wi]) " + p_.var_ref(target, true) + " = " + out + "[wi];");

@@ -85,8 +85,7 @@ void BodyPrinter::close_loop(const WorkItemLoop& l) {
 
 void BodyPrinter::loop(const WorkItemLoop& l, const Scope& scope) {
   open_loop(l, scope);
-  if (l.returns_as_if_else)
-    guarded_stmts(l.stmts, 0, scope);
+  if (l.returns_as_if_else) guarded_stmts(l.stmts, 0, scope);
   else
     for (auto* s : l.stmts) wi_stmt(*s, scope);
   close_loop(l);
@@ -144,8 +143,8 @@ void BodyPrinter::choice(const LoopChoice& c, const Scope& scope) {
   }
 }
 
-void BodyPrinter::first_item(const FirstItem& f, const std::string& end, const std::string& comment,
-                             const Scope& scope, const std::function<void()>& then) {
+void BodyPrinter::first_item(const FirstItem& f, const std::string& end, const std::string& comment, const Scope& scope,
+                             const std::function<void()>& then) {
   line("if (" + end + " > 0) {" + (comment.empty() ? "" : "  // " + comment));
   ++indent_;
   line("const uint32_t lx = 0, wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);");

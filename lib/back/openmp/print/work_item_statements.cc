@@ -93,28 +93,28 @@ void BodyPrinter::wi_stmt(const Stmt& s, const Scope& scope) {
         line("}");
         break;
       }
-    {
-      line("if (" + ex(*s.expr, true) + ") {");
-      wi_block_contents(*s.body, scope);
-      // An else-if chain stays at one level: printed nested, a chain of
-      // 5,000 made an output of 200 MB (each level indented further).
-      const Stmt* last = &s;
-      while (last->else_body && last->else_body->stmts.size() == 1 &&
-             last->else_body->stmts[0]->kind == Stmt::Kind::If) {
-        const Stmt& next = *last->else_body->stmts[0];
-        if (next.expr->kind == Expr::Kind::VarRef && next.expr->index == p_.known_true()) break;
-        line_directive(next.loc);
-        line("} else if (" + ex(*next.expr, true) + ") {");
-        wi_block_contents(*next.body, scope);
-        last = &next;
+      {
+        line("if (" + ex(*s.expr, true) + ") {");
+        wi_block_contents(*s.body, scope);
+        // An else-if chain stays at one level: printed nested, a chain of
+        // 5,000 made an output of 200 MB (each level indented further).
+        const Stmt* last = &s;
+        while (last->else_body && last->else_body->stmts.size() == 1 &&
+               last->else_body->stmts[0]->kind == Stmt::Kind::If) {
+          const Stmt& next = *last->else_body->stmts[0];
+          if (next.expr->kind == Expr::Kind::VarRef && next.expr->index == p_.known_true()) break;
+          line_directive(next.loc);
+          line("} else if (" + ex(*next.expr, true) + ") {");
+          wi_block_contents(*next.body, scope);
+          last = &next;
+        }
+        if (last->else_body && !last->else_body->stmts.empty()) {
+          line("} else {");
+          wi_block_contents(*last->else_body, scope);
+        }
+        line("}");
+        break;
       }
-      if (last->else_body && !last->else_body->stmts.empty()) {
-        line("} else {");
-        wi_block_contents(*last->else_body, scope);
-      }
-      line("}");
-      break;
-    }
     case Stmt::Kind::For: {
       std::string init;
       bool init_inline = !s.init || s.init->kind == Stmt::Kind::Decl || s.init->kind == Stmt::Kind::ExprStmt;

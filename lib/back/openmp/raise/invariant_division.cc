@@ -40,14 +40,17 @@ struct Preparer {
   // or nullptr when `e` does not qualify (see the header).
   ir::ExprPtr invariant_copy(const Expr& e) const {
     switch (e.kind) {
-      case Expr::Kind::IntLit: case Expr::Kind::BoolLit: case Expr::Kind::FloatLit: case Expr::Kind::GlobalConstRef:
-        return e.clone();
+      case Expr::Kind::IntLit:
+      case Expr::Kind::BoolLit:
+      case Expr::Kind::FloatLit:
+      case Expr::Kind::GlobalConstRef: return e.clone();
       case Expr::Kind::ParamRef: {
         const ir::Param& p = k.params.at(e.index);
-        const bool constant_scalar = (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) &&
-                                     e.type.is_scalar();
-        const bool uniform_builtin = p.kind == ir::Param::Kind::Builtin &&
-                                     ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
+        const bool constant_scalar =
+            (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) && e.type.is_scalar();
+        const bool uniform_builtin =
+            p.kind == ir::Param::Kind::Builtin &&
+            ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
         return constant_scalar || uniform_builtin ? e.clone() : nullptr;
       }
       case Expr::Kind::VarRef: {
@@ -67,10 +70,9 @@ struct Preparer {
         if (e.unary_op == ir::UnaryOp::Deref || e.unary_op == ir::UnaryOp::AddrOf || ir::is_increment(e.unary_op))
           return nullptr;
         break;
-      case Expr::Kind::Cast: case Expr::Kind::Conditional:
-        break;
-      default:
-        return nullptr;  // calls, memory, assignments
+      case Expr::Kind::Cast:
+      case Expr::Kind::Conditional: break;
+      default: return nullptr;  // calls, memory, assignments
     }
     ir::ExprPtr copy = e.clone();
     for (auto& a : copy->args) {
@@ -118,7 +120,11 @@ void prepare_invariant_divisors(ir::Kernel& k) {
   p.find_single_defs();
   ir::walk_stmts_mut(*k.body, [&](Stmt& s) {
     auto visit = [&](ir::ExprPtr& slot) {
-      if (slot) ir::walk_exprs_mut(*slot, [&](Expr& e) { p.rewrite(e); return true; });
+      if (slot)
+        ir::walk_exprs_mut(*slot, [&](Expr& e) {
+          p.rewrite(e);
+          return true;
+        });
     };
     visit(s.expr);
     visit(s.step);

@@ -51,10 +51,10 @@ const Stmt* first_sync(const Stmt* s) {
 
 // Where the loops being planned sit: what the enclosing copies decided.
 struct Context {
-  int known_true = -1;            // the alive flag, in an all-alive copy
-  bool all_alive_copy = false;    // inside an AllAlive choice: no second split
-  bool simd_group_major = false;  // inside a SimdGroupMajor loop's first copy: lz, ly and sx are open
-  bool no_simd_chunks = false;    // inside its second copy (x sizes that are no multiple of 32)
+  int known_true = -1;             // the alive flag, in an all-alive copy
+  bool all_alive_copy = false;     // inside an AllAlive choice: no second split
+  bool simd_group_major = false;   // inside a SimdGroupMajor loop's first copy: lz, ly and sx are open
+  bool no_simd_chunks = false;     // inside its second copy (x sizes that are no multiple of 32)
   std::vector<const Expr*> trips;  // trip counts of the counted threadgroup loops around
 };
 
@@ -102,7 +102,7 @@ class Planner {
   DiagEngine& diags_;
   bool ok_ = true;
   int alive_var_ = -1;
-  std::set<int> write_only_;            // streaming_stores.h's write_only_buffers
+  std::set<int> write_only_;             // streaming_stores.h's write_only_buffers
   RowPrefetchFacts row_prefetch_facts_;  // row_prefetch.h's facts about the kernel
   bool streams_ = false;
 };
@@ -150,8 +150,7 @@ FirstItem Planner::first_item(const Stmts& defs, const Exprs& exprs) const {
   return f;
 }
 
-std::unique_ptr<LoopChoice> Planner::work_item_loop(const Stmts& stmts, bool returns_as_if_else,
-                                                    const Context& ctx) {
+std::unique_ptr<LoopChoice> Planner::work_item_loop(const Stmts& stmts, bool returns_as_if_else, const Context& ctx) {
   auto choice = std::make_unique<LoopChoice>();
   // Statements under eliminate_returns' `if (alive)` get a second copy of
   // their loops for when no work-item of the group has returned: there the
@@ -348,11 +347,10 @@ TgNode Planner::collective(const Stmt& s) {
   exprs.push_back(c.mask.get());
   n.gather = loop({}, exprs, true, RowEnd::GroupWidth, LoopShape::Rows, false);
   n.scatter = loop({}, {}, true, RowEnd::GroupWidth, LoopShape::Rows, false);
-  const bool shuffle = c.collective_op == ir::CollectiveOp::SimdBroadcast ||
-                       c.collective_op == ir::CollectiveOp::SimdShuffle ||
-                       c.collective_op == ir::CollectiveOp::SimdShuffleDown ||
-                       c.collective_op == ir::CollectiveOp::SimdShuffleUp ||
-                       c.collective_op == ir::CollectiveOp::SimdShuffleXor;
+  const bool shuffle =
+      c.collective_op == ir::CollectiveOp::SimdBroadcast || c.collective_op == ir::CollectiveOp::SimdShuffle ||
+      c.collective_op == ir::CollectiveOp::SimdShuffleDown || c.collective_op == ir::CollectiveOp::SimdShuffleUp ||
+      c.collective_op == ir::CollectiveOp::SimdShuffleXor;
   // Sanitizing: a shuffle must not read an inactive lane.
   if (options_.sanitize && shuffle && c.args.size() > 1) n.shuffle_site = sites_.site(c.loc);
   return n;
@@ -393,7 +391,9 @@ TgNode Planner::tg_stmt(const Stmt& s, const Context& ctx) {
       tg_block(*s.body, ctx, &n.body);
       if (s.else_body) tg_block(*s.else_body, ctx, &n.else_body);
       return n;
-    case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile: {
+    case Stmt::Kind::For:
+    case Stmt::Kind::While:
+    case Stmt::Kind::DoWhile: {
       const bool init_tg =
           !s.init || (s.init->kind == Stmt::Kind::Decl && plan_.storage[s.init->var] == Storage::Uniform);
       const bool cond_tg = !s.expr || plan_.tg_evaluable(k_, *s.expr);
@@ -421,8 +421,9 @@ TgNode Planner::tg_stmt(const Stmt& s, const Context& ctx) {
         return true;
       });
       if (has_exit) {
-        diags_.error(s.loc, "'continue' in a loop with barriers whose condition depends on per-thread values is "
-                            "not supported by the OpenMP backend yet");
+        diags_.error(s.loc,
+                     "'continue' in a loop with barriers whose condition depends on per-thread values is "
+                     "not supported by the OpenMP backend yet");
         ok_ = false;
       }
       n.kind = TgNode::Kind::SyncLoop;
@@ -534,8 +535,8 @@ bool is_guard_return(const Stmt& s) {
   return true;
 }
 
-bool plan_loops(const ir::Kernel& k, const StoragePlan& storage, const LoopPlanOptions& options,
-                SanitizerSites& sites, DiagEngine& diags, LoopPlan* out) {
+bool plan_loops(const ir::Kernel& k, const StoragePlan& storage, const LoopPlanOptions& options, SanitizerSites& sites,
+                DiagEngine& diags, LoopPlan* out) {
   Planner p(k, storage, options, sites, diags);
   return p.build(out);
 }

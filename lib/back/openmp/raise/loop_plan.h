@@ -140,7 +140,7 @@ struct TgNode {
   std::vector<TgNode> body, else_body;
   Condition cond;
   Region region;
-  std::vector<TgNode> init;          // SyncLoop: its init statement (zero or one node)
+  std::vector<TgNode> init;               // SyncLoop: its init statement (zero or one node)
   std::optional<WorkItemLoop> step_loop;  // SyncLoop: a per-work-item step
   // Collective: the loop that gathers each lane's operands and the one that
   // hands each lane its result; sanitizing a shuffle, the site that checks
@@ -156,7 +156,7 @@ struct LoopPlan {
   // mslport_all_alive (-1: it does not): loops under `if (alive)` get a
   // copy for when no work-item has returned.
   int all_alive_var = -1;
-  bool streams = false;  // some loop has a streaming copy: each thread fences after its threadgroups
+  bool streams = false;                // some loop has a streaming copy: each thread fences after its threadgroups
   std::set<int> threadgroup_builtins;  // declared once at the top of the threadgroup function
 };
 
@@ -169,7 +169,7 @@ bool is_guard_return(const ir::Stmt& s);
 
 // Builds the plan of a raised kernel. Reports what the backend cannot run
 // (a `continue` leaving a loop whose condition is per work-item); false then.
-bool plan_loops(const ir::Kernel& k, const StoragePlan& storage, const LoopPlanOptions& options,
-                SanitizerSites& sites, DiagEngine& diags, LoopPlan* out);
+bool plan_loops(const ir::Kernel& k, const StoragePlan& storage, const LoopPlanOptions& options, SanitizerSites& sites,
+                DiagEngine& diags, LoopPlan* out);
 
 }  // namespace mslport::back::openmp

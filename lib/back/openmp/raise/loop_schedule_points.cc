@@ -2,8 +2,8 @@
 
 #include <map>
 #include <set>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/analysis/loop_invariance.h"
@@ -52,10 +52,13 @@ bool positive_stride(const Kernel& k, const Expr& e) {
   if (x->kind == Expr::Kind::Swizzle) x = strip_casts(x->args[0].get());
   if (x->kind != Expr::Kind::ParamRef || k.params[x->index].kind != Param::Kind::Builtin) return false;
   switch (k.params[x->index].builtin) {
-    case BuiltinId::ThreadsPerThreadgroup: case BuiltinId::ThreadsPerGrid: case BuiltinId::GridSize:
-    case BuiltinId::ThreadgroupsPerGrid: case BuiltinId::DispatchThreadsPerThreadgroup:
-    case BuiltinId::ThreadsPerSimdgroup: case BuiltinId::SimdgroupsPerThreadgroup:
-      return true;
+    case BuiltinId::ThreadsPerThreadgroup:
+    case BuiltinId::ThreadsPerGrid:
+    case BuiltinId::GridSize:
+    case BuiltinId::ThreadgroupsPerGrid:
+    case BuiltinId::DispatchThreadsPerThreadgroup:
+    case BuiltinId::ThreadsPerSimdgroup:
+    case BuiltinId::SimdgroupsPerThreadgroup: return true;
     default: return false;
   }
 }
@@ -81,8 +84,7 @@ ExprPtr start_bound(const Kernel& k, const Expr& start, SourceLoc loc) {
   if (x->kind != Expr::Kind::ParamRef || k.params[x->index].kind != Param::Kind::Builtin) return nullptr;
   switch (k.params[x->index].builtin) {
     case BuiltinId::ThreadIndexInSimdgroup: return make_int(u32, 32, loc);
-    case BuiltinId::ThreadPositionInThreadgroup:
-      return lane_x ? make_uint_call(kThreadgroupSizeX, {}, loc) : nullptr;
+    case BuiltinId::ThreadPositionInThreadgroup: return lane_x ? make_uint_call(kThreadgroupSizeX, {}, loc) : nullptr;
     case BuiltinId::ThreadIndexInThreadgroup: return make_uint_call(kThreadgroupThreads, {}, loc);
     default: return nullptr;
   }
@@ -103,8 +105,7 @@ struct Scheduler {
   // `for (uint v = S; v < N; v += C) B` with S per-thread, N and C uniform
   // (and not written by B), C never zero, v not written by B.
   bool thread_strided(const Stmt& s) const {
-    if (s.kind != Stmt::Kind::For || !s.init || s.init->kind != Stmt::Kind::Decl || !s.init->expr || !s.expr ||
-        !s.step)
+    if (s.kind != Stmt::Kind::For || !s.init || s.init->kind != Stmt::Kind::Decl || !s.init->expr || !s.expr || !s.step)
       return false;
     int v = s.init->var;
     const Type& t = k.vars[v].type;
@@ -179,9 +180,11 @@ struct Scheduler {
       auto same = [&](const Expr& fp, const Expr* fo) {
         return same_expr(fp, p) && ((!fo && !offset) || (fo && offset && same_expr(*fo, *offset)));
       };
-      for (auto& f : found) if (same(*f.pointer, f.offset)) return true;
+      for (auto& f : found)
+        if (same(*f.pointer, f.offset)) return true;
       // Streamed by an earlier loop (a norm's second pass over its row): in cache.
-      for (auto& f : streamed_before) if (same(*f.pointer, f.offset.get())) return true;
+      for (auto& f : streamed_before)
+        if (same(*f.pointer, f.offset.get())) return true;
       found.push_back({&p, offset, scalar_size(e.type.scalar)});
       return true;
     });
@@ -271,9 +274,9 @@ struct Scheduler {
       ExprPtr index = make_var_ref(k, it, loc);
       if (skip) index = make_binary(BinaryOp::Add, u32, std::move(skip), std::move(index), loc);
       std::vector<StmtPtr> stmts;
-      stmts.push_back(make_decl(v, make_binary(BinaryOp::Add, u32, make_var_ref(k, start, loc),
-                                               make_binary(BinaryOp::Mul, u32, std::move(index), c->clone(), loc),
-                                               loc),
+      stmts.push_back(make_decl(v,
+                                make_binary(BinaryOp::Add, u32, make_var_ref(k, start, loc),
+                                            make_binary(BinaryOp::Mul, u32, std::move(index), c->clone(), loc), loc),
                                 loc));
       stmts.push_back(std::move(body));
       auto f = std::make_unique<Stmt>();
@@ -357,8 +360,8 @@ struct Scheduler {
   std::unordered_map<const Stmt*, bool> schedulable_, per_thread_access_;
 
   void find_facts(const Stmt& s) {
-    bool schedulable = s.kind != Stmt::Kind::Break && s.kind != Stmt::Kind::Continue &&
-                       s.kind != Stmt::Kind::Return && s.kind != Stmt::Kind::Barrier;
+    bool schedulable = s.kind != Stmt::Kind::Break && s.kind != Stmt::Kind::Continue && s.kind != Stmt::Kind::Return &&
+                       s.kind != Stmt::Kind::Barrier;
     bool access = false;
     for (const Expr* e : {s.expr.get(), s.step.get()}) {
       if (!e) continue;
@@ -411,10 +414,8 @@ struct Scheduler {
   // point in each branch makes the If run once per threadgroup instead,
   // with work-item loops inside.
   bool uniform_branch(const Stmt& s) const {
-    if (s.kind != Stmt::Kind::If || !schedulable(*s.body) || (s.else_body && !schedulable(*s.else_body)))
-      return false;
-    if (info.control_of(&s) != Uniformity::Threadgroup || level(*s.expr) != Uniformity::Threadgroup)
-      return false;
+    if (s.kind != Stmt::Kind::If || !schedulable(*s.body) || (s.else_body && !schedulable(*s.else_body))) return false;
+    if (info.control_of(&s) != Uniformity::Threadgroup || level(*s.expr) != Uniformity::Threadgroup) return false;
     return per_thread_access_.at(s.body.get()) || (s.else_body && per_thread_access_.at(s.else_body.get()));
   }
 

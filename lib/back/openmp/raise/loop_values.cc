@@ -13,7 +13,6 @@ using ir::analysis::Uniformity;
 using Stmts = std::vector<const ir::Stmt*>;
 using Exprs = std::vector<const Expr*>;
 
-
 std::vector<int> remat_used(const StoragePlan& plan, const Stmts& stmts, const Exprs& exprs) {
   // Every recomputed variable the statements read, with the recomputed
   // variables those read, declared at the top of the loop (their own

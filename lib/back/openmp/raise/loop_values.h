@@ -13,8 +13,8 @@
 namespace mslport::back::openmp {
 
 struct LoopValues {
-  std::set<int> builtins;    // Kernel::params indices
-  std::vector<int> remat;    // Kernel::vars indices, dependencies first
+  std::set<int> builtins;     // Kernel::params indices
+  std::vector<int> remat;     // Kernel::vars indices, dependencies first
   std::vector<int> declared;  // Kernel::vars indices (StoragePlan::declared_in_loop)
 };
 

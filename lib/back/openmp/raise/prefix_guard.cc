@@ -48,13 +48,14 @@ bool address_taken(const Kernel& k, int var) {
 // (`written`: the variables the guarded statements write).
 bool invariant_bound(const Kernel& k, const StoragePlan& plan, const Expr& e, const std::set<int>& written) {
   switch (e.kind) {
-    case Expr::Kind::IntLit: case Expr::Kind::BoolLit: return true;
+    case Expr::Kind::IntLit:
+    case Expr::Kind::BoolLit: return true;
     case Expr::Kind::VarRef:
-      return plan.storage[e.index] == Storage::Uniform && !written.count(e.index) &&
-             !address_taken(k, e.index);
+      return plan.storage[e.index] == Storage::Uniform && !written.count(e.index) && !address_taken(k, e.index);
     case Expr::Kind::ParamRef: {
       const Param& p = k.params[e.index];
-      if (p.kind == Param::Kind::Builtin) return ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
+      if (p.kind == Param::Kind::Builtin)
+        return ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
       return p.kind == Param::Kind::ConstantRef || p.kind == Param::Kind::ConstantValue;
     }
     case Expr::Kind::Unary:
@@ -68,7 +69,9 @@ bool invariant_bound(const Kernel& k, const StoragePlan& plan, const Expr& e, co
     case Expr::Kind::Member:
       if (e.arrow) return false;
       break;
-    case Expr::Kind::Cast: case Expr::Kind::Conditional: case Expr::Kind::Swizzle: break;
+    case Expr::Kind::Cast:
+    case Expr::Kind::Conditional:
+    case Expr::Kind::Swizzle: break;
     default: return false;  // calls, memory, assignments, collectives
   }
   for (const auto& a : e.args)

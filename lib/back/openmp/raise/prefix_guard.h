@@ -24,7 +24,7 @@ struct PrefixGuard {
   // first x plus the x position, below 2^32 as the grid is).
   enum class Index { Flat, X, GridX };
   Index index = Index::Flat;
-  const ir::Expr* bound = nullptr;  // uint, evaluable once per threadgroup
+  const ir::Expr* bound = nullptr;    // uint, evaluable once per threadgroup
   std::vector<const ir::Stmt*> body;  // what the passing work-items run
   const ir::Stmt* test = nullptr;     // the `if` that holds the test
 };

@@ -17,7 +17,7 @@
 namespace mslport::back::openmp {
 
 struct RaiseOptions {
-  unsigned sanitize = 0;  // SanitizeCheck bits; 0: the plain output
+  unsigned sanitize = 0;                              // SanitizeCheck bits; 0: the plain output
   const passes::PipelineOptions* pipeline = nullptr;  // printing / verifying around each step
 };
 

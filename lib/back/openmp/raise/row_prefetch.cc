@@ -7,9 +7,9 @@
 
 #include <map>
 
+#include "back/openmp/raise/loop_schedule_points.h"
 #include "back/openmp/raise/row_step.h"
 #include "ir/analysis/purity.h"
-#include "back/openmp/raise/loop_schedule_points.h"
 
 namespace mslport::back::openmp {
 namespace {
@@ -40,7 +40,8 @@ std::set<int> group_dependent_vars(const ir::Kernel& k) {
   for (bool grew = true; grew;) {
     grew = false;
     ir::walk_stmts(*k.body, [&](const Stmt& s) {
-      if (s.kind == Stmt::Kind::Decl && s.expr && !out.count(s.var) && mentions(*s.expr)) grew = out.insert(s.var).second;
+      if (s.kind == Stmt::Kind::Decl && s.expr && !out.count(s.var) && mentions(*s.expr))
+        grew = out.insert(s.var).second;
       return true;
     });
     ir::walk_stmt_exprs(*k.body, [&](const Expr& e) {

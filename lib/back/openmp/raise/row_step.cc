@@ -12,7 +12,8 @@ using ir::Expr;
 using ir::Stmt;
 
 bool is_wide_int(const ir::Type& t) {
-  return t.is_scalar() && (ir::is_signed_int(t.scalar) || ir::is_unsigned_int(t.scalar)) && ir::scalar_size(t.scalar) >= 4;
+  return t.is_scalar() && (ir::is_signed_int(t.scalar) || ir::is_unsigned_int(t.scalar)) &&
+         ir::scalar_size(t.scalar) >= 4;
 }
 
 }  // namespace
@@ -24,8 +25,7 @@ std::vector<const Stmt*> statements_every_item_runs(const std::vector<const Stmt
     if (left) return;
     bool leaves = false;
     ir::walk_stmts(s, [&](const Stmt& x) {
-      leaves = leaves || x.kind == Stmt::Kind::Return || x.kind == Stmt::Kind::Break ||
-               x.kind == Stmt::Kind::Continue;
+      leaves = leaves || x.kind == Stmt::Kind::Return || x.kind == Stmt::Kind::Break || x.kind == Stmt::Kind::Continue;
       return !leaves;
     });
     if (leaves) {
@@ -80,14 +80,16 @@ std::optional<int64_t> RowStep::of(const Expr& e, int depth) const {
     return 0;
   };
   switch (e.kind) {
-    case Expr::Kind::IntLit: case Expr::Kind::BoolLit: case Expr::Kind::FloatLit: return 0;
+    case Expr::Kind::IntLit:
+    case Expr::Kind::BoolLit:
+    case Expr::Kind::FloatLit: return 0;
     case Expr::Kind::ParamRef: {
       const ir::Param& p = k_.params[e.index];
       if (p.kind != ir::Param::Kind::Builtin || !p.type.is_scalar()) return std::nullopt;
       switch (p.builtin) {
-        case BuiltinId::ThreadPositionInGrid: case BuiltinId::ThreadPositionInThreadgroup:
-        case BuiltinId::ThreadIndexInThreadgroup:
-          return 1;
+        case BuiltinId::ThreadPositionInGrid:
+        case BuiltinId::ThreadPositionInThreadgroup:
+        case BuiltinId::ThreadIndexInThreadgroup: return 1;
         default: return std::nullopt;  // the SIMD lane wraps every 32
       }
     }
@@ -96,8 +98,8 @@ std::optional<int64_t> RowStep::of(const Expr& e, int depth) const {
       const Expr& v = *e.args[0];
       if (e.components.size() != 1 || v.kind != Expr::Kind::ParamRef) return all_zero();
       const ir::Param& p = k_.params[v.index];
-      if (p.kind != ir::Param::Kind::Builtin || (p.builtin != BuiltinId::ThreadPositionInGrid &&
-                                                 p.builtin != BuiltinId::ThreadPositionInThreadgroup))
+      if (p.kind != ir::Param::Kind::Builtin ||
+          (p.builtin != BuiltinId::ThreadPositionInGrid && p.builtin != BuiltinId::ThreadPositionInThreadgroup))
         return std::nullopt;
       return e.components[0] == 0 ? 1 : 0;
     }
@@ -138,7 +140,8 @@ std::optional<int64_t> RowStep::of(const Expr& e, int depth) const {
           auto s = step(*e.args[0]);
           return s ? carried(-*s) : std::nullopt;
         }
-        case ir::UnaryOp::Not: case ir::UnaryOp::BitNot: return all_zero();
+        case ir::UnaryOp::Not:
+        case ir::UnaryOp::BitNot: return all_zero();
         default: return std::nullopt;
       }
     case Expr::Kind::Conditional: return all_zero();

@@ -19,8 +19,7 @@ namespace mslport::back::openmp {
 // loop's top level and the bodies of `if (known_true_var)` (pass -1 for
 // none), up to the first statement that can leave the work-item (the
 // emitter prints `if (c) return; rest` as `if (!c) { rest }`).
-std::vector<const ir::Stmt*> statements_every_item_runs(const std::vector<const ir::Stmt*>& loop,
-                                                        int known_true_var);
+std::vector<const ir::Stmt*> statements_every_item_runs(const std::vector<const ir::Stmt*>& loop, int known_true_var);
 
 // How much an expression grows from one work-item of a row to the next
 // (x + 1; y and z fixed): 0 for the values every work-item of the row sees
@@ -44,7 +43,8 @@ class RowStep {
   const ir::Kernel& k_;
   const StoragePlan& plan_;
   std::vector<const ir::Stmt*> loop_;
-  std::map<int, const ir::Stmt*> defs_;  // locals declared at the top of the loop with a value, never written again there
+  std::map<int, const ir::Stmt*>
+      defs_;  // locals declared at the top of the loop with a value, never written again there
   mutable std::set<int> used_;
 };
 

@@ -15,7 +15,15 @@ using ir::Stmt;
 
 // The checker's Use values (sanitizer_rt.h), and kAddress: only the
 // expression's address is taken, nothing is accessed.
-enum Use { kRead = 0, kWrite = 1, kReadWrite = 2, kAtomicRead = 3, kAtomicWrite = 4, kAtomicReadWrite = 5, kAddress = 6 };
+enum Use {
+  kRead = 0,
+  kWrite = 1,
+  kReadWrite = 2,
+  kAtomicRead = 3,
+  kAtomicWrite = 4,
+  kAtomicReadWrite = 5,
+  kAddress = 6
+};
 
 struct Instrumenter {
   ir::Kernel& k;
@@ -38,7 +46,8 @@ struct Instrumenter {
     if (!base.type.is_pointer()) return kRegionNotChecked;
     switch (base.type.space) {
       case ir::AddressSpace::Threadgroup: return kRegionFindThreadgroup;
-      case ir::AddressSpace::Device: case ir::AddressSpace::Constant: return kRegionFindDevice;
+      case ir::AddressSpace::Device:
+      case ir::AddressSpace::Constant: return kRegionFindDevice;
       default: return kRegionNotChecked;
     }
   }
@@ -62,8 +71,14 @@ struct Instrumenter {
       if (e->kind == Expr::Kind::Binary && (e->binary_op == ir::BinaryOp::Add || e->binary_op == ir::BinaryOp::Sub)) {
         const Expr* l = e->args[0].get();
         const Expr* r = e->args[1].get();
-        if (l->type.is_pointer() || l->type.is_array()) { e = l; continue; }
-        if (r->type.is_pointer() || r->type.is_array()) { e = r; continue; }
+        if (l->type.is_pointer() || l->type.is_array()) {
+          e = l;
+          continue;
+        }
+        if (r->type.is_pointer() || r->type.is_array()) {
+          e = r;
+          continue;
+        }
       }
       break;
     }
@@ -226,9 +241,8 @@ struct Instrumenter {
         }
         for (auto& a : e->args) slot(a, kRead);
         return;
-      case Expr::Kind::Member: case Expr::Kind::Swizzle:
-        slot(e->args[0], e->kind == Expr::Kind::Member && e->arrow ? kRead : use);
-        return;
+      case Expr::Kind::Member:
+      case Expr::Kind::Swizzle: slot(e->args[0], e->kind == Expr::Kind::Member && e->arrow ? kRead : use); return;
       default:
         for (auto& a : e->args) slot(a, kRead);
         if (e->mask) slot(e->mask, kRead);
@@ -244,7 +258,7 @@ struct Instrumenter {
     ExprPtr& object = call.args[0];
     const int use = call.intrinsic == ir::Intrinsic::AtomicLoad    ? kAtomicRead
                     : call.intrinsic == ir::Intrinsic::AtomicStore ? kAtomicWrite
-                                                                    : kAtomicReadWrite;
+                                                                   : kAtomicReadWrite;
     const int region = pointer_region(*object);
     const ir::SourceLoc loc = call.loc;
     const ir::Type pointer = object->type;
@@ -305,8 +319,8 @@ struct Instrumenter {
     if (passes::is_canonical_collective_stmt(s)) out.push_back(event(kSanSimdSync, {}, s.loc));
     // An early return (eliminate_returns' `alive = false`), for the
     // divergence check of later barriers.
-    if (alive_var >= 0 && s.kind == Stmt::Kind::ExprStmt && s.expr->kind == Expr::Kind::Assign &&
-        !s.expr->assign_op && s.expr->args[0]->kind == Expr::Kind::VarRef && s.expr->args[0]->index == alive_var) {
+    if (alive_var >= 0 && s.kind == Stmt::Kind::ExprStmt && s.expr->kind == Expr::Kind::Assign && !s.expr->assign_op &&
+        s.expr->args[0]->kind == Expr::Kind::VarRef && s.expr->args[0]->index == alive_var) {
       std::vector<ExprPtr> args;
       args.push_back(int_lit(sites.site(s.loc), s.loc));
       out.push_back(event(kSanReturned, std::move(args), s.loc));

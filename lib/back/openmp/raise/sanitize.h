@@ -59,7 +59,7 @@ struct SanitizerSites {
 // threadgroup memory (tg_allocs.size() + the parameter's index). An access
 // through another pointer names a region to look up at run time.
 constexpr int kRegionFindDevice = -1, kRegionFindThreadgroup = -2;  // sanitizer_rt.h
-constexpr int kRegionNotChecked = INT_MIN;  // private memory, constants by value
+constexpr int kRegionNotChecked = INT_MIN;                          // private memory, constants by value
 
 // Rewrites the lowered kernel (after passes::lower_synchronisation, so that
 // the barriers and alive flags the lowering adds are instrumented too).

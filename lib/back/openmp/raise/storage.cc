@@ -5,9 +5,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "passes/hoist_collectives.h"
 #include "back/openmp/raise/loop_schedule_points.h"
 #include "back/openmp/raise/sanitize.h"
+#include "passes/hoist_collectives.h"
 
 namespace mslport::back::openmp {
 using namespace ir;
@@ -46,7 +46,8 @@ struct Nested {
     ret[&s] = has_ret;
     bool exits = false;
     switch (s.kind) {
-      case Stmt::Kind::Break: case Stmt::Kind::Continue: exits = true; break;
+      case Stmt::Kind::Break:
+      case Stmt::Kind::Continue: exits = true; break;
       case Stmt::Kind::Block:
         for (auto& c : s.stmts) exits = exits || loop_exit[c.get()];
         break;
@@ -85,8 +86,7 @@ struct Planner {
     if (s.kind == Stmt::Kind::Block) tg = parent_tg;
     if (nested.sync[&s] || (plan.has_sync && nested.ret[&s]) || nested.assigns[&s]) tg = true;
     if (s.kind == Stmt::Kind::Decl && parent_tg && plan.uniformity.vars[s.var] == Uniformity::Threadgroup &&
-        !guarded.count(s.var) &&
-        !(s.expr && s.expr->kind == Expr::Kind::Collective))
+        !guarded.count(s.var) && !(s.expr && s.expr->kind == Expr::Kind::Collective))
       tg = true;
     if (in_tg_loop_body && nested.loop_exit[&s]) tg = true;
     // Once per iteration of the threadgroup's loop, not per work-item; a
@@ -101,7 +101,9 @@ struct Planner {
         mark(*s.body, tg, in_tg_loop_body);
         if (s.else_body) mark(*s.else_body, tg, in_tg_loop_body);
         break;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile:
         if (s.init) mark(*s.init, tg, false);
         mark(*s.body, tg, tg);
         break;
@@ -170,7 +172,9 @@ struct Planner {
         tg_block(*s.body);
         if (s.else_body) tg_block(*s.else_body);
         break;
-      case Stmt::Kind::For: case Stmt::Kind::While: case Stmt::Kind::DoWhile:
+      case Stmt::Kind::For:
+      case Stmt::Kind::While:
+      case Stmt::Kind::DoWhile:
         if (s.init) {
           if (plan.is_tg_level(s.init.get())) tg_stmt(*s.init);
           else note_refs(*s.init, next_region++);
@@ -213,8 +217,7 @@ void choose_remat(const Kernel& k, StoragePlan& plan) {
       ++writes[v];
       if (e.kind == Expr::Kind::Assign && !e.assign_op && e.args[0]->kind == Expr::Kind::VarRef)
         def[v] = e.args[1].get();
-      else
-        writes[v] += 2;
+      else writes[v] += 2;
     }
     if (int v = address_taken_variable(e); v >= 0) writes[v] += 2;
     return true;
@@ -248,7 +251,8 @@ void choose_remat(const Kernel& k, StoragePlan& plan) {
       });
       loop_stable[lv] = !written && s.step && written_variable(*s.step) == lv;
     }
-    for (auto& c : s.stmts) if (c) scan(*c);
+    for (auto& c : s.stmts)
+      if (c) scan(*c);
     if (s.init) scan(*s.init);
     if (lv >= 0) loop_stack.push_back(lv);
     if (s.body) scan(*s.body);
@@ -267,10 +271,14 @@ void choose_remat(const Kernel& k, StoragePlan& plan) {
     walk_exprs(init, [&](const Expr& x) {
       if (!ok) return false;
       switch (x.kind) {
-        case Expr::Kind::IntLit: case Expr::Kind::FloatLit: case Expr::Kind::BoolLit: case Expr::Kind::Cast:
-        case Expr::Kind::Conditional: case Expr::Kind::Swizzle: case Expr::Kind::VectorConstruct:
-        case Expr::Kind::GlobalConstRef:
-          break;
+        case Expr::Kind::IntLit:
+        case Expr::Kind::FloatLit:
+        case Expr::Kind::BoolLit:
+        case Expr::Kind::Cast:
+        case Expr::Kind::Conditional:
+        case Expr::Kind::Swizzle:
+        case Expr::Kind::VectorConstruct:
+        case Expr::Kind::GlobalConstRef: break;
         case Expr::Kind::Unary:
           ok = x.unary_op == UnaryOp::Neg || x.unary_op == UnaryOp::Plus || x.unary_op == UnaryOp::Not ||
                x.unary_op == UnaryOp::BitNot;
@@ -282,8 +290,8 @@ void choose_remat(const Kernel& k, StoragePlan& plan) {
           break;
         case Expr::Kind::Member: ok = !x.args[0]->type.is_pointer(); break;
         case Expr::Kind::Call:  // the rewritten loops' trip counts: pure, never trap
-          ok = x.spelling == kStridedTrips || x.spelling == kFullTrips ||
-               x.spelling == kThreadgroupSizeX || x.spelling == kThreadgroupThreads;
+          ok = x.spelling == kStridedTrips || x.spelling == kFullTrips || x.spelling == kThreadgroupSizeX ||
+               x.spelling == kThreadgroupThreads;
           break;
         case Expr::Kind::ParamRef: ok = true; break;  // a buffer pointer itself, not what it points to
         case Expr::Kind::VarRef:
@@ -392,10 +400,8 @@ StoragePlan plan_storage(const Kernel& k) {
   // inside that loop instead.
   walk_stmts(*k.body, [&](const Stmt& s) {
     if (s.kind == Stmt::Kind::Decl && plan.is_tg_level(&s) && plan.storage[s.var] == Storage::Local) {
-      if (!s.expr && p.regions[s.var].size() <= 1)
-        plan.declared_in_loop.insert(s.var);
-      else
-        plan.storage[s.var] = Storage::PerThread;
+      if (!s.expr && p.regions[s.var].size() <= 1) plan.declared_in_loop.insert(s.var);
+      else plan.storage[s.var] = Storage::PerThread;
     }
     return true;
   });

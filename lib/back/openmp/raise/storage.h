@@ -15,8 +15,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ir/ir.h"
 #include "ir/analysis/uniformity.h"
+#include "ir/ir.h"
 
 namespace mslport::back::openmp {
 
@@ -33,12 +33,12 @@ enum class Storage {
 };
 
 struct StoragePlan {
-  bool has_sync = false;                        // any barrier or collective
-  std::vector<Storage> storage;                 // per Kernel::vars
-  std::unordered_set<const ir::Stmt*> tg_level; // statements run once per threadgroup
+  bool has_sync = false;                         // any barrier or collective
+  std::vector<Storage> storage;                  // per Kernel::vars
+  std::unordered_set<const ir::Stmt*> tg_level;  // statements run once per threadgroup
   ir::analysis::UniformityInfo uniformity;
 
-  std::vector<const ir::Expr*> remat_init;     // per Kernel::vars: the defining expression of Remat ones
+  std::vector<const ir::Expr*> remat_init;  // per Kernel::vars: the defining expression of Remat ones
   // Local variables whose declaration sits at threadgroup level without an
   // initialiser: declared at the top of the one work-item loop using them.
   std::unordered_set<int> declared_in_loop;

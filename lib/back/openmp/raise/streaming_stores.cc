@@ -7,9 +7,9 @@
 // stored.
 #include "back/openmp/raise/streaming_stores.h"
 
-#include "back/openmp/raise/row_step.h"
-
 #include <map>
+
+#include "back/openmp/raise/row_step.h"
 
 namespace mslport::back::openmp {
 namespace {
@@ -47,8 +47,8 @@ std::set<int> write_only_buffers(const ir::Kernel& k) {
 }
 
 std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const StoragePlan& plan,
-                                                const std::set<int>& write_only,
-                                                const std::vector<const Stmt*>& loop, int known_true_var) {
+                                                const std::set<int>& write_only, const std::vector<const Stmt*>& loop,
+                                                int known_true_var) {
   std::map<int, int> refs;  // buffer -> references anywhere in the loop
   for (auto* s : loop)
     ir::walk_stmt_exprs(*s, [&](const Expr& e) {
@@ -60,8 +60,7 @@ std::vector<StreamedStore> find_streamed_stores(const ir::Kernel& k, const Stora
   std::vector<StreamedStore> out;
   for (auto* s : flat) {
     int p;
-    if (s->kind != Stmt::Kind::ExprStmt || !is_store_to_buffer(*s->expr, &p) || !write_only.count(p) ||
-        refs[p] != 1)
+    if (s->kind != Stmt::Kind::ExprStmt || !is_store_to_buffer(*s->expr, &p) || !write_only.count(p) || refs[p] != 1)
       continue;
     const Expr& lhs = *s->expr->args[0];
     if (!lhs.type.is_scalar() || lhs.type.scalar == ir::ScalarKind::Bool) continue;

@@ -35,10 +35,10 @@
 #define MSLPORT_MAX_THREADS_PER_THREADGROUP 1024u
 
 /* Writes the message (when there is room) and fails the function. */
-#define MSLPORT_DISPATCH_FAIL_(...)                   \
-  do {                                                \
+#define MSLPORT_DISPATCH_FAIL_(...)                              \
+  do {                                                           \
     if (err && err_len > 0) snprintf(err, err_len, __VA_ARGS__); \
-    return 1;                                         \
+    return 1;                                                    \
   } while (0)
 
 static inline int mslport_dispatch_validate(const mslport_dispatch* d, char* err, size_t err_len) {
@@ -56,9 +56,10 @@ static inline int mslport_dispatch_validate(const mslport_dispatch* d, char* err
   for (i = 0; i < 3; ++i) {
     threads *= d->threads_per_tg[i];
     if (threads > MSLPORT_MAX_THREADS_PER_THREADGROUP)
-      MSLPORT_DISPATCH_FAIL_("dispatch: threads_per_tg (%lu, %lu, %lu) is more than Metal's %lu threads per threadgroup",
-                             (unsigned long)d->threads_per_tg[0], (unsigned long)d->threads_per_tg[1],
-                             (unsigned long)d->threads_per_tg[2], (unsigned long)MSLPORT_MAX_THREADS_PER_THREADGROUP);
+      MSLPORT_DISPATCH_FAIL_(
+          "dispatch: threads_per_tg (%lu, %lu, %lu) is more than Metal's %lu threads per threadgroup",
+          (unsigned long)d->threads_per_tg[0], (unsigned long)d->threads_per_tg[1], (unsigned long)d->threads_per_tg[2],
+          (unsigned long)MSLPORT_MAX_THREADS_PER_THREADGROUP);
   }
   for (i = 0; i < 3; ++i)
     if (d->grid_threads[i] == 0)
@@ -79,10 +80,11 @@ static inline int mslport_dispatch_validate(const mslport_dispatch* d, char* err
       MSLPORT_DISPATCH_FAIL_("dispatch: grid_threads.%c is %lu, more than threadgroups x threads_per_tg = %llu",
                              axis[i], (unsigned long)d->grid_threads[i], (unsigned long long)full);
     if (d->threadgroups[i] != needed)
-      MSLPORT_DISPATCH_FAIL_("dispatch: threadgroups.%c is %lu, but a grid of %lu threads in threadgroups of %lu "
-                             "needs %llu (a threadgroup without threads is not allowed)",
-                             axis[i], (unsigned long)d->threadgroups[i], (unsigned long)d->grid_threads[i],
-                             (unsigned long)d->threads_per_tg[i], (unsigned long long)needed);
+      MSLPORT_DISPATCH_FAIL_(
+          "dispatch: threadgroups.%c is %lu, but a grid of %lu threads in threadgroups of %lu "
+          "needs %llu (a threadgroup without threads is not allowed)",
+          axis[i], (unsigned long)d->threadgroups[i], (unsigned long)d->grid_threads[i],
+          (unsigned long)d->threads_per_tg[i], (unsigned long long)needed);
   }
   /* The entry points count threadgroups in a signed 64-bit integer. */
   groups = (uint64_t)d->threadgroups[0] * d->threadgroups[1];
@@ -113,10 +115,10 @@ static inline int mslport_dispatch_threadgroups(mslport_dispatch* d, uint32_t gr
       MSLPORT_DISPATCH_FAIL_("dispatch: threadgroups is (%lu, %lu, %lu), and each dimension must be at least 1",
                              (unsigned long)g[0], (unsigned long)g[1], (unsigned long)g[2]);
   if (over >= 0)
-    MSLPORT_DISPATCH_FAIL_("dispatch: %lu threadgroups of %lu threads in %c make %llu threads, more than a grid "
-                           "holds (2^32 - 1 in each dimension)",
-                           (unsigned long)g[over], (unsigned long)t[over], axis[over],
-                           (unsigned long long)((uint64_t)g[over] * t[over]));
+    MSLPORT_DISPATCH_FAIL_(
+        "dispatch: %lu threadgroups of %lu threads in %c make %llu threads, more than a grid "
+        "holds (2^32 - 1 in each dimension)",
+        (unsigned long)g[over], (unsigned long)t[over], axis[over], (unsigned long long)((uint64_t)g[over] * t[over]));
   return mslport_dispatch_validate(d, err, err_len);
 }
 
@@ -199,18 +201,22 @@ using half = _Float16;
 // --------------------------------------------------------------- vectors --
 // Metal's vector types: size and alignment as Metal's (a 3-vector takes the
 // room of a 4-vector). Their arithmetic is in openmp_rt.h.
-template <class T, int N> struct vec;
-template <class T> struct alignas(2 * sizeof(T)) vec<T, 2> {
+template <class T, int N>
+struct vec;
+template <class T>
+struct alignas(2 * sizeof(T)) vec<T, 2> {
   T x, y;
   T& operator[](int i) { return (&x)[i]; }
   const T& operator[](int i) const { return (&x)[i]; }
 };
-template <class T> struct alignas(4 * sizeof(T)) vec<T, 3> {
+template <class T>
+struct alignas(4 * sizeof(T)) vec<T, 3> {
   T x, y, z;
   T& operator[](int i) { return (&x)[i]; }
   const T& operator[](int i) const { return (&x)[i]; }
 };
-template <class T> struct alignas(4 * sizeof(T)) vec<T, 4> {
+template <class T>
+struct alignas(4 * sizeof(T)) vec<T, 4> {
   T x, y, z, w;
   T& operator[](int i) { return (&x)[i]; }
   const T& operator[](int i) const { return (&x)[i]; }

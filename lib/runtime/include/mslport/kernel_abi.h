@@ -31,8 +31,7 @@ typedef struct mslport_args {
 } mslport_args;
 
 /* Returns 0 on success; otherwise writes a message into err. */
-typedef int (*mslport_entry_fn)(const mslport_args* args, const mslport_dispatch* dispatch, char* err,
-                                size_t err_len);
+typedef int (*mslport_entry_fn)(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
 
 typedef struct mslport_kernel_info {
   const char* name;

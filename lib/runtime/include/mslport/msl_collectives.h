@@ -11,20 +11,24 @@
 
 namespace mslport {
 
-template <class T> void group_reduce(uint32_t width, Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
+template <class T>
+void group_reduce(uint32_t width, Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += width) {
     const uint32_t end = std::min(n, base + width);
     T acc = reduce_identity<T>(op);
     bool any = false;
     for (uint32_t l = base; l < end; ++l)
-      if (act[l]) { acc = any ? reduce_combine(op, acc, in[l]) : in[l]; any = true; }
+      if (act[l]) {
+        acc = any ? reduce_combine(op, acc, in[l]) : in[l];
+        any = true;
+      }
     for (uint32_t l = base; l < end; ++l) out[l] = acc;
   }
 }
 // Inclusive / exclusive prefix sum or product over the active lanes, in
 // lane order (an exclusive product starts at 1).
-template <class T> void group_prefix(uint32_t width, bool inclusive, bool product, const T* in, const bool* act,
-                                     uint32_t n, T* out) {
+template <class T>
+void group_prefix(uint32_t width, bool inclusive, bool product, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += width) {
     const uint32_t end = std::min(n, base + width);
     T acc = product ? T(1) : T(0);
@@ -39,8 +43,9 @@ template <class T> void group_prefix(uint32_t width, bool inclusive, bool produc
 // Reads the lane `arg` names within the group (Index, Broadcast), or the
 // lane `arg` below or above, or at lane ^ arg, or the lowest active lane
 // (BroadcastFirst); a source outside the group leaves the lane's own value.
-template <class T> void group_shuffle(uint32_t width, Shuffle kind, const T* in, const uint32_t* arg, const bool* act,
-                                      uint32_t n, T* out) {
+template <class T>
+void group_shuffle(uint32_t width, Shuffle kind, const T* in, const uint32_t* arg, const bool* act, uint32_t n,
+                   T* out) {
   for (uint32_t base = 0; base < n; base += width) {
     const uint32_t end = std::min(n, base + width);
     int64_t first = 0;  // the lowest active lane (BroadcastFirst)
@@ -50,7 +55,8 @@ template <class T> void group_shuffle(uint32_t width, Shuffle kind, const T* in,
       const int64_t lane = l - base;
       int64_t src = lane;
       switch (kind) {
-        case Shuffle::Index: case Shuffle::Broadcast: src = arg[l]; break;
+        case Shuffle::Index:
+        case Shuffle::Broadcast: src = arg[l]; break;
         case Shuffle::Down: src = lane + arg[l]; break;
         case Shuffle::Up: src = lane - int64_t(arg[l]); break;
         case Shuffle::Xor: src = lane ^ arg[l]; break;

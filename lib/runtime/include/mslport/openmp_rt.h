@@ -31,41 +31,45 @@
 
 namespace mslport {
 
-constexpr uint32_t kSimdWidth = 32;         // Apple GPUs: 32 lanes per SIMD group
-constexpr uint32_t kMaxThreads = 1024;      // Metal's max threads per threadgroup
+constexpr uint32_t kSimdWidth = 32;     // Apple GPUs: 32 lanes per SIMD group
+constexpr uint32_t kMaxThreads = 1024;  // Metal's max threads per threadgroup
 
 // bfloat, half and the vector types vec<T, N> are in mslport/host.h: a host
 // sees them in the typed entry points without this header.
 
-template <class T> struct is_vec : std::false_type {};
-template <class T, int N> struct is_vec<vec<T, N>> : std::true_type {};
+template <class T>
+struct is_vec : std::false_type {};
+template <class T, int N>
+struct is_vec<vec<T, N>> : std::true_type {};
 
-#define MSLPORT_VEC_BINOP(op)                                                                  \
-  template <class T, int N> vec<T, N> operator op(const vec<T, N>& a, const vec<T, N>& b) {    \
-    vec<T, N> r;                                                                               \
-    for (int i = 0; i < N; ++i) r[i] = a[i] op b[i];                                           \
-    return r;                                                                                  \
-  }                                                                                            \
-  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
-  vec<T, N> operator op(const vec<T, N>& a, S b) {                                             \
-    vec<T, N> r;                                                                               \
-    for (int i = 0; i < N; ++i) r[i] = a[i] op T(b);                                           \
-    return r;                                                                                  \
-  }                                                                                            \
-  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
-  vec<T, N> operator op(S a, const vec<T, N>& b) {                                             \
-    vec<T, N> r;                                                                               \
-    for (int i = 0; i < N; ++i) r[i] = T(a) op b[i];                                           \
-    return r;                                                                                  \
-  }                                                                                            \
-  template <class T, int N> vec<T, N>& operator op##=(vec<T, N>& a, const vec<T, N>& b) {      \
-    a = a op b;                                                                                \
-    return a;                                                                                  \
-  }                                                                                            \
-  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>>        \
-  vec<T, N>& operator op##=(vec<T, N>& a, S b) {                                               \
-    a = a op b;                                                                                \
-    return a;                                                                                  \
+#define MSLPORT_VEC_BINOP(op)                                                           \
+  template <class T, int N>                                                             \
+  vec<T, N> operator op(const vec<T, N>& a, const vec<T, N>& b) {                       \
+    vec<T, N> r;                                                                        \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op b[i];                                    \
+    return r;                                                                           \
+  }                                                                                     \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>> \
+  vec<T, N> operator op(const vec<T, N>& a, S b) {                                      \
+    vec<T, N> r;                                                                        \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op T(b);                                    \
+    return r;                                                                           \
+  }                                                                                     \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>> \
+  vec<T, N> operator op(S a, const vec<T, N>& b) {                                      \
+    vec<T, N> r;                                                                        \
+    for (int i = 0; i < N; ++i) r[i] = T(a) op b[i];                                    \
+    return r;                                                                           \
+  }                                                                                     \
+  template <class T, int N>                                                             \
+  vec<T, N>& operator op##=(vec<T, N>& a, const vec<T, N>& b) {                         \
+    a = a op b;                                                                         \
+    return a;                                                                           \
+  }                                                                                     \
+  template <class T, int N, class S, class = std::enable_if_t<std::is_arithmetic_v<S>>> \
+  vec<T, N>& operator op##=(vec<T, N>& a, S b) {                                        \
+    a = a op b;                                                                         \
+    return a;                                                                           \
   }
 MSLPORT_VEC_BINOP(+)
 MSLPORT_VEC_BINOP(-)
@@ -79,7 +83,8 @@ MSLPORT_VEC_BINOP(<<)
 MSLPORT_VEC_BINOP(>>)
 #undef MSLPORT_VEC_BINOP
 
-template <class T, int N> vec<T, N> operator-(const vec<T, N>& a) {
+template <class T, int N>
+vec<T, N> operator-(const vec<T, N>& a) {
   vec<T, N> r;
   for (int i = 0; i < N; ++i) r[i] = -a[i];
   return r;
@@ -87,13 +92,18 @@ template <class T, int N> vec<T, N> operator-(const vec<T, N>& a) {
 
 // float4(a, b.xy, c): flattens scalars and vectors in order.
 namespace detail {
-template <class T, int N, class S> std::enable_if_t<std::is_arithmetic_v<S> || std::is_same_v<S, bfloat> || std::is_same_v<S, half>>
-put(vec<T, N>& r, int& i, S v) { r[i++] = T(v); }
-template <class T, int N, class S, int M> void put(vec<T, N>& r, int& i, const vec<S, M>& v) {
+template <class T, int N, class S>
+std::enable_if_t<std::is_arithmetic_v<S> || std::is_same_v<S, bfloat> || std::is_same_v<S, half>> put(vec<T, N>& r,
+                                                                                                      int& i, S v) {
+  r[i++] = T(v);
+}
+template <class T, int N, class S, int M>
+void put(vec<T, N>& r, int& i, const vec<S, M>& v) {
   for (int j = 0; j < M; ++j) r[i++] = T(v[j]);
 }
 }  // namespace detail
-template <class V, class... A> V make_vec(const A&... a) {
+template <class V, class... A>
+V make_vec(const A&... a) {
   V r{};
   int i = 0;
   (detail::put(r, i, a), ...);
@@ -101,15 +111,18 @@ template <class V, class... A> V make_vec(const A&... a) {
     for (int j = 1; j < (int)(sizeof(V) / sizeof(r.x)) && j < 4; ++j) r[j] = r[0];
   return r;
 }
-template <int... C, class T, int N> vec<T, (int)sizeof...(C)> swizzle(const vec<T, N>& v) {
+template <int... C, class T, int N>
+vec<T, (int)sizeof...(C)> swizzle(const vec<T, N>& v) {
   return vec<T, (int)sizeof...(C)>{v[C]...};
 }
-template <class To, class T, int N> To convert(const vec<T, N>& v) {
+template <class To, class T, int N>
+To convert(const vec<T, N>& v) {
   To r{};
   for (int i = 0; i < N; ++i) r[i] = decltype(r.x)(v[i]);
   return r;
 }
-template <class To, class From> To as_type(const From& f) {
+template <class To, class From>
+To as_type(const From& f) {
   static_assert(sizeof(To) == sizeof(From), "as_type needs equal sizes");
   To t;
   std::memcpy(&t, &f, sizeof(To));
@@ -219,12 +232,13 @@ inline float vector_exp(float x) {
   const float e = y * s1 * s2;
   return x != x ? x : e;
 }
-#define MSLPORT_UNARY(name, expr)                                                       \
-  inline float name(float x) { return expr; }                                           \
-  template <int N> vec<float, N> name(const vec<float, N>& v) {                          \
-    vec<float, N> r;                                                                    \
-    for (int i = 0; i < N; ++i) r[i] = name(v[i]);                                      \
-    return r;                                                                           \
+#define MSLPORT_UNARY(name, expr)                  \
+  inline float name(float x) { return expr; }      \
+  template <int N>                                 \
+  vec<float, N> name(const vec<float, N>& v) {     \
+    vec<float, N> r;                               \
+    for (int i = 0; i < N; ++i) r[i] = name(v[i]); \
+    return r;                                      \
   }
 MSLPORT_UNARY(exp, vector_exp(x))
 MSLPORT_UNARY(precise_exp, std::exp(x))
@@ -249,7 +263,10 @@ MSLPORT_UNARY(sign, x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f))
 #undef MSLPORT_UNARY
 inline int32_t abs(int32_t x) { return x < 0 ? int32_t(0u - uint32_t(x)) : x; }  // wraps at INT_MIN, as Metal
 inline float abs(float x) { return std::fabs(x); }
-template <int N> vec<float, N> abs(const vec<float, N>& v) { return fabs(v); }
+template <int N>
+vec<float, N> abs(const vec<float, N>& v) {
+  return fabs(v);
+}
 inline bool isnan(float x) { return std::isnan(x); }
 inline bool isinf(float x) { return std::isinf(x); }
 inline bool isfinite(float x) { return std::isfinite(x); }
@@ -259,29 +276,45 @@ inline float fmod(float x, float y) { return std::fmod(x, y); }
 inline float fma(float a, float b, float c) { return std::fma(a, b, c); }
 inline float fmin(float a, float b) { return std::fmin(a, b); }
 inline float fmax(float a, float b) { return std::fmax(a, b); }
-template <class T> T min(T a, T b) { return b < a ? b : a; }
-template <class T> T max(T a, T b) { return a < b ? b : a; }
+template <class T>
+T min(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+T max(T a, T b) {
+  return a < b ? b : a;
+}
 inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
-template <class T> T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
-template <class T> T select(T a, T b, bool c) { return c ? b : a; }
+template <class T>
+T clamp(T x, T lo, T hi) {
+  return min(max(x, lo), hi);
+}
+template <class T>
+T select(T a, T b, bool c) {
+  return c ? b : a;
+}
 inline float mix(float a, float b, float t) { return a + (b - a) * t; }
-template <class T, int N> T dot(const vec<T, N>& a, const vec<T, N>& b) {
+template <class T, int N>
+T dot(const vec<T, N>& a, const vec<T, N>& b) {
   T s = T(0);
   for (int i = 0; i < N; ++i) s += a[i] * b[i];
   return s;
 }
-template <int N> vec<float, N> fma(const vec<float, N>& a, const vec<float, N>& b, const vec<float, N>& c) {
+template <int N>
+vec<float, N> fma(const vec<float, N>& a, const vec<float, N>& b, const vec<float, N>& c) {
   vec<float, N> r;
   for (int i = 0; i < N; ++i) r[i] = std::fma(a[i], b[i], c[i]);
   return r;
 }
-template <class T, int N> vec<T, N> max(const vec<T, N>& a, const vec<T, N>& b) {
+template <class T, int N>
+vec<T, N> max(const vec<T, N>& a, const vec<T, N>& b) {
   vec<T, N> r;
   for (int i = 0; i < N; ++i) r[i] = max(a[i], b[i]);
   return r;
 }
-template <class T, int N> vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) {
+template <class T, int N>
+vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) {
   vec<T, N> r;
   for (int i = 0; i < N; ++i) r[i] = min(a[i], b[i]);
   return r;
@@ -290,16 +323,19 @@ template <class T, int N> vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) 
 namespace precise {
 using msl::cos;
 inline float exp(float x) { return precise_exp(x); }
-template <int N> vec<float, N> exp(const vec<float, N>& v) { return precise_exp(v); }
+template <int N>
+vec<float, N> exp(const vec<float, N>& v) {
+  return precise_exp(v);
+}
 using msl::exp2;
 using msl::log;
 using msl::log2;
+using msl::pow;
 using msl::rsqrt;
 using msl::sin;
 using msl::sqrt;
 using msl::tan;
 using msl::tanh;
-using msl::pow;
 }  // namespace precise
 }  // namespace msl
 
@@ -308,7 +344,8 @@ using msl::pow;
 // group; its operations require SIMD-uniform operands. Here every lane holds
 // the whole matrix and computes the whole result: the same values Metal
 // produces, with no cross-lane traffic (the lanes' copies stay identical).
-template <class T, int N> struct simdgroup_matrix {
+template <class T, int N>
+struct simdgroup_matrix {
   T m[N][N];
   static simdgroup_matrix filled(T v) {
     simdgroup_matrix r;
@@ -322,8 +359,7 @@ namespace msl {
 // of a row-major matrix with `stride` elements per row; `transpose` loads /
 // stores the block's transpose.
 template <class T, int N, class S>
-void simdgroup_load(simdgroup_matrix<T, N>& d, const S* src, uint64_t stride, vec<uint64_t, 2> origin,
-                    bool transpose) {
+void simdgroup_load(simdgroup_matrix<T, N>& d, const S* src, uint64_t stride, vec<uint64_t, 2> origin, bool transpose) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
@@ -361,12 +397,12 @@ void simdgroup_multiply(simdgroup_matrix<T, N>& d, const simdgroup_matrix<T, N>&
 // One threadgroup's view of the dispatch; edge threadgroups of Metal's
 // dispatchThreads are partial, and threads_per_threadgroup says so.
 struct Geometry {
-  vec<uint32_t, 3> tg_pos;      // threadgroup_position_in_grid
-  vec<uint32_t, 3> tg_size;     // threads_per_threadgroup (this threadgroup's real size)
-  vec<uint32_t, 3> full_size;   // dispatch_threads_per_threadgroup
-  vec<uint32_t, 3> ngroups;     // threadgroups_per_grid
-  vec<uint32_t, 3> grid;        // threads_per_grid
-  uint32_t nthreads;            // tg_size.x * tg_size.y * tg_size.z
+  vec<uint32_t, 3> tg_pos;     // threadgroup_position_in_grid
+  vec<uint32_t, 3> tg_size;    // threads_per_threadgroup (this threadgroup's real size)
+  vec<uint32_t, 3> full_size;  // dispatch_threads_per_threadgroup
+  vec<uint32_t, 3> ngroups;    // threadgroups_per_grid
+  vec<uint32_t, 3> grid;       // threads_per_grid
+  uint32_t nthreads;           // tg_size.x * tg_size.y * tg_size.z
 
   Geometry(const mslport_dispatch& d, uint64_t linear_group) {
     for (int i = 0; i < 3; ++i) {
@@ -491,7 +527,8 @@ inline void stream_row(T* dst, const T* row, uint32_t n) {
     for (; i < n && reinterpret_cast<uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = row[i];
     constexpr uint32_t kPerStore = 32 / sizeof(T);
     for (; i + kPerStore <= n; i += kPerStore)
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i)));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i)));
   }
 #endif
   for (; i < n; ++i) dst[i] = row[i];
@@ -542,7 +579,8 @@ inline std::string divergence_message(const char* where, const Geometry& g) {
          std::to_string(g.tg_pos.z) + ") disagree on the condition";
 }
 
-template <class T> T* require_buffer(const mslport_args* a, int index, const char* name) {
+template <class T>
+T* require_buffer(const mslport_args* a, int index, const char* name) {
   if (!a->buffers[index])
     throw std::runtime_error(std::string("buffer(") + std::to_string(index) + ") '" + name + "' is not bound");
   return static_cast<T*>(a->buffers[index]);
@@ -555,8 +593,8 @@ template <class T> T* require_buffer(const mslport_args* a, int index, const cha
 inline uint32_t require_threadgroup_memory(const mslport_args* a, int index, const char* name) {
   if (a->threadgroup_bytes[index] == 0)
     throw std::runtime_error(std::string("threadgroup(") + std::to_string(index) + ") memory '" + name +
-                             "' has 0 bytes: the launch gives none for this [[threadgroup(" +
-                             std::to_string(index) + ")]] argument");
+                             "' has 0 bytes: the launch gives none for this [[threadgroup(" + std::to_string(index) +
+                             ")]] argument");
   return a->threadgroup_bytes[index];
 }
 
@@ -571,7 +609,9 @@ class ThreadgroupMemory {
   static size_t lines_for(uint32_t bytes) { return (size_t{bytes} + 63) / 64 + 1; }
 
  private:
-  struct alignas(64) Line { unsigned char b[64]; };
+  struct alignas(64) Line {
+    unsigned char b[64];
+  };
   std::vector<Line> storage_;
 };
 
@@ -581,30 +621,42 @@ class ThreadgroupMemory {
 // partial). Only lanes with act[] set take part (Metal's active lanes).
 enum class Reduce { Sum, Product, Max, Min, And, Or, Xor };
 
-template <class T> T reduce_identity(Reduce op) {
+template <class T>
+T reduce_identity(Reduce op) {
   // Vectors (simd_sum(float4)): the first active lane's value replaces it.
   if constexpr (is_vec<T>::value) {
     return T{};
   } else {
     switch (op) {
-      case Reduce::Sum: case Reduce::Or: case Reduce::Xor: return T(0);
+      case Reduce::Sum:
+      case Reduce::Or:
+      case Reduce::Xor: return T(0);
       case Reduce::Product: return T(1);
       case Reduce::Max: return std::numeric_limits<T>::lowest();
       case Reduce::Min: return std::numeric_limits<T>::max();
-      case Reduce::And: if constexpr (std::is_integral_v<T>) return T(~T(0)); else return T(0);
+      case Reduce::And:
+        if constexpr (std::is_integral_v<T>) return T(~T(0));
+        else return T(0);
     }
     return T(0);
   }
 }
-template <class T> T reduce_combine(Reduce op, T a, T b) {
+template <class T>
+T reduce_combine(Reduce op, T a, T b) {
   switch (op) {
     case Reduce::Sum: return a + b;
     case Reduce::Product: return a * b;
     case Reduce::Max: return msl::max(a, b);
     case Reduce::Min: return msl::min(a, b);
-    case Reduce::And: if constexpr (std::is_integral_v<T>) return a & b; else return a;
-    case Reduce::Or: if constexpr (std::is_integral_v<T>) return a | b; else return a;
-    case Reduce::Xor: if constexpr (std::is_integral_v<T>) return a ^ b; else return a;
+    case Reduce::And:
+      if constexpr (std::is_integral_v<T>) return a & b;
+      else return a;
+    case Reduce::Or:
+      if constexpr (std::is_integral_v<T>) return a | b;
+      else return a;
+    case Reduce::Xor:
+      if constexpr (std::is_integral_v<T>) return a ^ b;
+      else return a;
   }
   return a;
 }
@@ -619,42 +671,57 @@ inline bool all_true(const bool* flags, uint32_t n) {
   return all != 0;
 }
 
-template <class T> void simd_reduce(Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
+template <class T>
+void simd_reduce(Reduce op, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
     T acc = reduce_identity<T>(op);
     bool any = false;
     for (uint32_t l = base; l < end; ++l)
-      if (act[l]) { acc = any ? reduce_combine(op, acc, in[l]) : in[l]; any = true; }
+      if (act[l]) {
+        acc = any ? reduce_combine(op, acc, in[l]) : in[l];
+        any = true;
+      }
     for (uint32_t l = base; l < end; ++l) out[l] = acc;
   }
 }
 // Inclusive / exclusive prefix over the active lanes, in lane order.
-template <class T> void simd_prefix_sum(bool inclusive, const T* in, const bool* act, uint32_t n, T* out) {
+template <class T>
+void simd_prefix_sum(bool inclusive, const T* in, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
     T acc{};  // zero, scalar or vector
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
-      if (inclusive) { acc = acc + in[l]; out[l] = acc; }
-      else { out[l] = acc; acc = acc + in[l]; }
+      if (inclusive) {
+        acc = acc + in[l];
+        out[l] = acc;
+      } else {
+        out[l] = acc;
+        acc = acc + in[l];
+      }
     }
   }
 }
 enum class Shuffle { Index, Down, Up, Xor, Broadcast, BroadcastFirst };
 // Reads the source lane's value; a source outside the SIMD group leaves the
 // lane's own value (Metal: "the lower/upper delta lanes are unchanged").
-template <class T> void simd_shuffle(Shuffle kind, const T* in, const uint32_t* arg, const bool* act, uint32_t n,
-                                     T* out) {
+template <class T>
+void simd_shuffle(Shuffle kind, const T* in, const uint32_t* arg, const bool* act, uint32_t n, T* out) {
   for (uint32_t base = 0; base < n; base += kSimdWidth) {
     uint32_t end = std::min(n, base + kSimdWidth);
     uint32_t first = end;
-    for (uint32_t l = base; l < end; ++l) if (act[l]) { first = l; break; }
+    for (uint32_t l = base; l < end; ++l)
+      if (act[l]) {
+        first = l;
+        break;
+      }
     for (uint32_t l = base; l < end; ++l) {
       if (!act[l]) continue;
       int64_t lane = l - base, src = lane;
       switch (kind) {
-        case Shuffle::Index: case Shuffle::Broadcast: src = arg[l]; break;
+        case Shuffle::Index:
+        case Shuffle::Broadcast: src = arg[l]; break;
         case Shuffle::Down: src = lane + arg[l]; break;
         case Shuffle::Up: src = lane - int64_t(arg[l]); break;
         case Shuffle::Xor: src = lane ^ arg[l]; break;

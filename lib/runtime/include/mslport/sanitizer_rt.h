@@ -75,7 +75,7 @@ struct Site {
 struct Finding {
   std::string kind, message, note;
   const Site* at;
-  const Site* other;  // may be null
+  const Site* other;   // may be null
   uint64_t group = 0;  // linear threadgroup: the lowest one's finding is kept
 };
 
@@ -108,8 +108,7 @@ inline size_t serialize_findings(char* buf, size_t len) {
            f.message + "\t";
     if (f.other)
       out += std::string(f.other->file) + "\t" + std::to_string(f.other->line) + "\t" + std::to_string(f.other->col);
-    else
-      out += "\t0\t0";
+    else out += "\t0\t0";
     out += "\t" + f.note + "\n";
   }
   findings().clear();
@@ -242,7 +241,8 @@ class Checker {
     report({"divergence",
             std::string("threads disagree on a condition that guards a barrier or SIMD-group function: thread ") +
                 thread(a) + " evaluates it " + (va ? "true" : "false") + ", thread " + thread(b) + " " +
-                (va ? "false" : "true") + (sync ? ", so not every thread reaches line " + std::to_string(sync->line) : ""),
+                (va ? "false" : "true") +
+                (sync ? ", so not every thread reaches line " + std::to_string(sync->line) : ""),
             sync ? "the barrier or SIMD-group function" : "", &s, sync});
   }
   // simd_shuffle* / simd_broadcast at `s`: a lane that reads an inactive lane
@@ -254,7 +254,8 @@ class Checker {
       const int64_t base = l - l % kSimdWidth, end = std::min<int64_t>(n, base + kSimdWidth), lane = l - base;
       int64_t src = lane;
       switch (kind) {
-        case Shuffle::Index: case Shuffle::Broadcast: src = arg[l]; break;
+        case Shuffle::Index:
+        case Shuffle::Broadcast: src = arg[l]; break;
         case Shuffle::Down: src = lane + arg[l]; break;
         case Shuffle::Up: src = lane - int64_t(arg[l]); break;
         case Shuffle::Xor: src = lane ^ arg[l]; break;
@@ -263,8 +264,7 @@ class Checker {
       if (src >= 0 && base + src < end && !act[base + src]) {
         report({"divergence",
                 "SIMD-group function reads an inactive lane: thread " + thread(l) + " reads lane " +
-                    std::to_string(src) + " (thread " + thread(uint32_t(base + src)) +
-                    "), which does not take part",
+                    std::to_string(src) + " (thread " + thread(uint32_t(base + src)) + "), which does not take part",
                 "", &s, nullptr});
         return;
       }
@@ -344,9 +344,9 @@ class Checker {
       if (phase_[hi] == phase_[lo]) continue;
       const Site* at = tile_site_[hi];
       report({"divergence",
-              "simdgroup_matrix operation not reached by every lane of SIMD group " + std::to_string(base / kSimdWidth) +
-                  ": thread " + thread(hi) + " executed " + std::to_string(phase_[hi]) + ", thread " + thread(lo) +
-                  " " + std::to_string(phase_[lo]) +
+              "simdgroup_matrix operation not reached by every lane of SIMD group " +
+                  std::to_string(base / kSimdWidth) + ": thread " + thread(hi) + " executed " +
+                  std::to_string(phase_[hi]) + ", thread " + thread(lo) + " " + std::to_string(phase_[lo]) +
                   (returned_[lo] ? " (it returned at line " + std::to_string(returned_[lo]->line) + ")" : ""),
               returned_[lo] ? "thread " + thread(lo) + " returned here" : "", at, returned_[lo]});
       // Report each mismatch once per group: line the lanes up.
@@ -398,10 +398,8 @@ class Checker {
     const uint32_t gx = uint32_t(grp % geo_->ngroups.x), gy = uint32_t(grp / geo_->ngroups.x % geo_->ngroups.y),
                    gz = uint32_t(grp / geo_->ngroups.x / geo_->ngroups.y);
     char b[160];
-    if (wi == kTgLevel)
-      std::snprintf(b, sizeof b, "(tg %u,%u,%u / all threads)", gx, gy, gz);
-    else if (is_agent(wi))
-      std::snprintf(b, sizeof b, "(tg %u,%u,%u / simd %u, all lanes)", gx, gy, gz, simd_of(wi));
+    if (wi == kTgLevel) std::snprintf(b, sizeof b, "(tg %u,%u,%u / all threads)", gx, gy, gz);
+    else if (is_agent(wi)) std::snprintf(b, sizeof b, "(tg %u,%u,%u / simd %u, all lanes)", gx, gy, gz, simd_of(wi));
     else
       std::snprintf(b, sizeof b, "(tg %u,%u,%u / tid %u / simd %u lane %u)", gx, gy, gz, wi, wi / kSimdWidth,
                     wi % kSimdWidth);
@@ -427,8 +425,8 @@ class Checker {
                 std::to_string(r.bytes / r.elem) + " elements) by thread " + thread(wi),
             "", &s, nullptr});
   }
-  void race(const Site& s, Use use, const Region& r, uint64_t off, const Access& other, bool other_wrote,
-            uint32_t wi, uint64_t other_group, const char* why) {
+  void race(const Site& s, Use use, const Region& r, uint64_t off, const Access& other, bool other_wrote, uint32_t wi,
+            uint64_t other_group, const char* why) {
     const std::string them = thread(other.wi, other_group);
     report({"race",
             std::string("data race on ") + space(r) + " " + element(r, int64_t(off)) + ": " + verb(use) +
@@ -474,7 +472,8 @@ class Checker {
         } else if (writes) {
           for (const Access* rd : {&c.r1, &c.r2, &c.rx}) {
             if (!reported && conflicts(*rd, wi, atomic)) {
-              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group(), "in one barrier interval");
+              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group(),
+                   "in one barrier interval");
               reported = true;
             }
           }
@@ -525,15 +524,16 @@ class Checker {
           for (const Access* rd : {&c.r1, &c.rx}) {
             const char* w = device_conflict(*rd, wi, atomic);
             if (!reported && w) {
-              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group_of_device_epoch(rd->epoch), w);
+              race(s, atomic ? Use::AtomicWrite : Use::Write, r, off, *rd, false, wi, group_of_device_epoch(rd->epoch),
+                   w);
               reported = true;
             }
           }
         }
       }
       if (reads) {
-        const bool same_as_first = c.r1.epoch >= dev_base_ && c.r1.epoch != 0 && c.r1.wi == wi &&
-                                   group_of_device_epoch(c.r1.epoch) == group();
+        const bool same_as_first =
+            c.r1.epoch >= dev_base_ && c.r1.epoch != 0 && c.r1.wi == wi && group_of_device_epoch(c.r1.epoch) == group();
         if (c.r1.epoch < dev_base_ || c.r1.epoch == 0 || same_as_first) c.r1 = cur;
         else c.rx = cur;
       }
@@ -549,9 +549,9 @@ class Checker {
   std::vector<uint64_t> dev_groups_;  // threadgroup of each device epoch since dev_base_
   std::vector<Region> regions_;
   std::vector<PendingInit> pending_;
-  uint32_t phase_[kMaxThreads] = {};            // simdgroup_matrix operations each work-item passed
-  const Site* tile_site_[kMaxThreads] = {};     // the last one
-  const Site* returned_[kMaxThreads] = {};      // where it returned (null: still running)
+  uint32_t phase_[kMaxThreads] = {};         // simdgroup_matrix operations each work-item passed
+  const Site* tile_site_[kMaxThreads] = {};  // the last one
+  const Site* returned_[kMaxThreads] = {};   // where it returned (null: still running)
 };
 
 // Ends the checker's threadgroup however the threadgroup function returns.
