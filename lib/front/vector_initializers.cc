@@ -2,10 +2,10 @@
 
 #include <clang-c/Index.h>
 
-#include <cctype>
 #include <regex>
 
 #include "front/cursor_util.h"
+#include "front/metal_lexer.h"
 
 namespace mslport::front {
 
@@ -31,62 +31,20 @@ std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit 
   return out;
 }
 
-namespace {
-
-// Skips a comment or a string/character literal starting at `i`; returns the
-// index after it, or `i` when none starts there.
-size_t skip_literal_or_comment(const std::string& t, size_t i) {
-  if (t.compare(i, 2, "//") == 0) {
-    size_t e = t.find('\n', i);
-    return e == std::string::npos ? t.size() : e;
-  }
-  if (t.compare(i, 2, "/*") == 0) {
-    size_t e = t.find("*/", i + 2);
-    return e == std::string::npos ? t.size() : e + 2;
-  }
-  if (t[i] == '"' || t[i] == '\'') {
-    char q = t[i];
-    for (size_t j = i + 1; j < t.size(); ++j) {
-      if (t[j] == '\\') ++j;
-      else if (t[j] == q) return j + 1;
-      else if (t[j] == '\n') return j;
-    }
-    return t.size();
-  }
-  return i;
-}
-
-}  // namespace
-
 bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
   std::string& t = *text;
   if (brace_offset >= t.size() || t[brace_offset] != '{' || missing == 0) return false;
-  int depth = 0;
-  size_t close = std::string::npos;
-  // The last significant character before the closing brace: `{` (an empty
-  // list) or `,` (a trailing comma) takes the zeros without a comma first.
-  char last = '{';
-  for (size_t i = brace_offset + 1; i < t.size();) {
-    size_t after = skip_literal_or_comment(t, i);
-    if (after != i) {
-      if (t[i] == '"' || t[i] == '\'') last = t[i];
-      i = after;
-      continue;
-    }
-    char c = t[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || (c == '}' && depth > 0)) --depth;
-    else if (c == '}') {
-      close = i;
-      break;
-    }
-    if (!std::isspace((unsigned char)c)) last = c;
-    ++i;
-  }
-  if (close == std::string::npos) return false;
+  // The list's tokens, lexed from its `{` (a token boundary), so that braces
+  // in comments and literals are not counted.
+  const LexedSource lexed = lex_metal(t.substr(brace_offset));
+  const size_t close = matching_close(lexed.tokens, 0);
+  if (close >= lexed.tokens.size()) return false;
+  // An empty list or a trailing comma takes the zeros without a comma first.
+  const LexToken& last = lexed.tokens[close - 1];
+  const bool bare = last.is("{") || last.is(",");
   std::string zeros;
-  for (unsigned k = 0; k < missing; ++k) zeros += (k == 0 && (last == '{' || last == ',')) ? "0" : ", 0";
-  t.insert(close, zeros);
+  for (unsigned k = 0; k < missing; ++k) zeros += (k == 0 && bare) ? "0" : ", 0";
+  t.insert(brace_offset + lexed.tokens[close].begin, zeros);
   return true;
 }
 
