@@ -34,7 +34,7 @@ def main(mslport, mslport_run, work):
     os.makedirs(empty)
     common = ["--repeats", "2", "--work-dir", os.path.join(work, "w")]
 
-    # Both targets, each round of each in a process of its own; the largest
+    # Both targets, each round of each in a process of its own, taking turns; the largest
     # case gives function constants, so the kernel is translated with them.
     rc, out, err = run([mslport, "bench", "--src", SRC, "--golden", "golden", "--rounds", "2", "--format", "json"] + common)
     expect(rc == 0, "mslport bench --golden: exit %d" % rc, err)
@@ -50,7 +50,8 @@ def main(mslport, mslport_run, work):
         expect(omp is not None and omp["vs_pocl_rounds"] is not None and len(omp["vs_pocl_rounds"]) == 2,
                "the ratio to PoCL per round", out)
         expect({"openmp/cpu", "opencl/pocl"} <= set(j["roof_gbps"]), "a roof per backend", out)
-        for tag in ("round 1/2 openmp", "round 1/2 opencl", "round 2/2 openmp", "round 2/2 opencl"):
+        for tag in ("round 1/2: openmp and opencl, a worker process each, taking turns",
+                    "round 2/2: openmp and opencl, a worker process each, taking turns"):
             expect(tag in err, "progress names " + tag, err)
 
     # One target in this process, a case named, the table.

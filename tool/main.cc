@@ -87,8 +87,9 @@ bool color_wanted(const std::string& mode) {
 
 int main(int argc, char** argv) {
   // `mslport bench` runs each target of each round in a process of its own: this one.
-  if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
-    return mslport::bench::bench_worker_main(argv[2], argv[3]);
+  if ((argc == 4 || argc == 6) && std::string(argv[1]) == mslport::bench::kWorkerFlag)
+    return mslport::bench::bench_worker_main(argv[2], argv[3], argc == 6 ? std::atoi(argv[4]) : -1,
+                                             argc == 6 ? std::atoi(argv[5]) : -1);
   // Before any thread starts: libclang then parses on mslport's own large
   // translation stack (deeply nested input), not on an 8 MB thread of its own.
   mslport::front::parse_on_calling_thread();

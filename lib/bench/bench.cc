@@ -183,7 +183,7 @@ const char* kOpenMpTriad =
             return kTriadTable;
           }
 #endif
-)CPP";
+    )CPP";
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
@@ -697,6 +697,17 @@ BenchReport run_bench(const BenchRequest& request) {
     }
     return out;
   };
+  // Taking turns with other worker processes (bench/turns.h): before each
+  // step, this process's CPU workers are let sleep first, so that the next
+  // process's step does not share the cores with them.
+  const bool uses_cpu = (want_omp && !omp.empty()) ||
+                        std::any_of(cls.begin(), cls.end(), [](const ClBackend& b) { return b.bench->info().is_cpu; });
+  auto take_turn = [&](const TurnStep& step) {
+    if (!req.turn) return;
+    if (uses_cpu) let_cpu_workers_sleep();
+    req.turn(step);
+  };
+  take_turn({0, "", 0});
   report.roofs = measure_roofs("before", true);
   for (auto& r : report.roofs) r.gbps_lowest = r.gbps;
   // Later measurements: the best counts (what the memory delivers when the
@@ -720,6 +731,7 @@ BenchReport run_bench(const BenchRequest& request) {
   const std::vector<std::string>& todo = kplan->kernels;
   bool measured_since_roof = false;
   for (const auto& kernel : todo) {
+    take_turn({1, kernel, -1});
     if (measured_since_roof && req.roofs_between_kernels) {  // the last kernel's input sets are freed by now
       remeasure_roofs("between kernels");
       measured_since_roof = false;
@@ -802,6 +814,7 @@ BenchReport run_bench(const BenchRequest& request) {
     const int kRounds = report.rounds;
     TimingPlan plan = round_share(req.plan, kRounds);  // a round's share
     for (int round = 0; round < kRounds; ++round) {
+      take_turn({1, kernel, round});
       if (round > 0) plan.warmup = 1;
       for (auto& r : runners) {
         if (r.failed) continue;
@@ -823,6 +836,7 @@ BenchReport run_bench(const BenchRequest& request) {
     }
     measured_since_roof = true;
   }
+  take_turn({2, "", 0});
   remeasure_roofs("after");
   if (busy_pauses > 0)
     report.warnings.push_back(std::to_string(busy_pauses) +

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/report.h"
+#include "bench/turns.h"
 #include "runtime/check_emitted.h"
 
 namespace mslport::bench {
@@ -71,6 +72,10 @@ struct BenchRequest {
   std::vector<std::string> source_kernels;
   std::string build_dir;                             // where modules are compiled
   std::function<void(const std::string&)> progress;  // one line per measurement (optional)
+  // Called before each step that uses the machine (a roof, a kernel's input
+  // sets, one round of a kernel), in that order; returns when this process
+  // may take it (bench/turns.h). Empty: nothing to take turns with.
+  std::function<void(const TurnStep&)> turn;
 };
 
 BenchReport run_bench(const BenchRequest& request);

@@ -1,5 +1,6 @@
 #include "bench/isolated.h"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -9,11 +10,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "bench/stats.h"
+#include "bench/turns.h"
 #include "support/atomic_file.h"
 #include "support/subprocess.h"
 
@@ -251,8 +254,10 @@ BenchReport merge_rounds(const std::vector<BenchReport>& parts, int rounds) {
         it = row_at.find(key);
       }
       BenchRow& r = out.rows[it->second];
-      // A worker runs one round: its row's median is that round's.
-      r.round_ms.push_back(row.ms);
+      // A worker that ran one round gives that round's median; one that took
+      // turns ran them all and gives each round's.
+      if (row.round_ms.empty()) r.round_ms.push_back(row.ms);
+      else r.round_ms.insert(r.round_ms.end(), row.round_ms.begin(), row.round_ms.end());
       r.launch_ms.insert(r.launch_ms.end(), row.launch_ms.begin(), row.launch_ms.end());
     }
   }
@@ -275,7 +280,7 @@ BenchReport merge_rounds(const std::vector<BenchReport>& parts, int rounds) {
 
 // ---- the two sides ----
 
-int bench_worker_main(const std::string& request_path, const std::string& result_path) {
+int bench_worker_main(const std::string& request_path, const std::string& result_path, int turns_fd, int steps_fd) {
   // A worker runs in a process group of its own (run_process): when the
   // bench that started it is stopped (a `timeout` around it, say), it must
   // not go on holding the cores and devices.
@@ -287,6 +292,16 @@ int bench_worker_main(const std::string& request_path, const std::string& result
     return 2;
   }
   req.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+  if (turns_fd >= 0 && steps_fd >= 0) {
+    // Not for the compilers and OpenCL builds it starts.
+    ::fcntl(turns_fd, F_SETFD, FD_CLOEXEC);
+    ::fcntl(steps_fd, F_SETFD, FD_CLOEXEC);
+    auto taking_turns = std::make_shared<bool>(true);
+    req.turn = [=](const TurnStep& step) {
+      // Without a coordinator (it was stopped) the run goes on alone.
+      if (*taking_turns && !wait_for_turn(turns_fd, steps_fd, step)) *taking_turns = false;
+    };
+  }
   BenchReport report;
   try {
     report = run_bench(req);
@@ -338,43 +353,59 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
     std::vector<std::string> w = busy_machine_warnings();
     planned.warnings.insert(planned.warnings.end(), w.begin(), w.end());
   }
-  base.rounds = 1;
-  base.plan = round_share(request.plan, rounds);
   base.roofs_between_kernels = false;
   base.warn_if_busy = false;
 
   std::error_code ec;
   fs::path dir = fs::path(work_dir) / ("rounds-" + std::to_string(::getpid()));
   fs::create_directories(dir, ec);
+  // Each round: one worker per target, started together, taking turns step
+  // by step (bench/turns.h), so a kernel's backends are timed seconds apart
+  // (openmp, opencl, the next kernel ...). Each round in new processes: a
+  // process's own placement moves its times too (PoCL's moe_combine_residual
+  // held 2.04-2.22 ms over five rounds in one process and 2.51-2.67 ms in
+  // another), and only fresh processes average that out.
+  base.rounds = 1;
+  base.plan = round_share(request.plan, rounds);
   std::vector<BenchReport> parts = {planned};
   for (int round = 1; round <= rounds; ++round) {
+    const std::string tag = "round " + std::to_string(round) + "/" + std::to_string(rounds);
+    std::vector<TurnWorker> workers;
+    std::vector<std::string> targets, stems;
     for (const auto& target : request.targets) {
-      const std::string tag = "round " + std::to_string(round) + "/" + std::to_string(rounds) + " " + target;
       BenchRequest one = base;
       one.targets = {target};
-      if (round > 1) one.warn_if_busy = false;
       const std::string stem = (dir / (std::to_string(round) + "-" + target)).string();
       std::string err;
-      BenchReport part;
-      part.rounds = 1;
       if (!write_file_atomic(stem + ".request.json", request_to_json(one), &err)) {
-        part.errors.push_back(tag + ": " + err);
+        BenchReport part;
+        part.errors.push_back(target + " (" + tag + "): " + err);
         parts.push_back(part);
         continue;
       }
-      progress(tag + ": a worker process of its own");
-      std::vector<std::string> argv = {exe, kWorkerFlag, stem + ".request.json", stem + ".result.json"};
-      ProcessResult pr = run_process(argv);
+      workers.push_back({{exe, kWorkerFlag, stem + ".request.json", stem + ".result.json"}, stem + ".log"});
+      targets.push_back(target);
+      stems.push_back(stem);
+    }
+    std::string names;
+    for (const auto& t : targets) names += (names.empty() ? "" : " and ") + t;
+    progress(tag + ": " + names + ", a worker process each, taking turns");
+    std::vector<TurnOutcome> outcomes = run_taking_turns(workers, base.kernels);
+    for (size_t i = 0; i < workers.size(); ++i) {
+      std::string log, text, err;
+      read_file(stems[i] + ".log", &log);
       {
-        std::istringstream in(pr.output);
+        std::istringstream in(log);
         std::string line;
         while (std::getline(in, line)) progress("  " + line);
       }
-      std::string text;
-      if (!pr.ok() || !read_file(stem + ".result.json", &text) || !report_from_json(text, &part, &err)) {
+      BenchReport part;
+      part.rounds = 1;
+      if (!outcomes[i].ok() || !read_file(stems[i] + ".result.json", &text) || !report_from_json(text, &part, &err)) {
         part = BenchReport{};
-        part.errors.push_back(target + " (" + tag + "): the worker process failed (" + display_command(argv) + ": " +
-                              (pr.ok() ? err : pr.describe()) + ")" + last_lines(pr.output, 6));
+        part.errors.push_back(targets[i] + " (" + tag + "): the worker process failed (" +
+                              display_command(workers[i].argv) + ": " +
+                              (outcomes[i].ok() ? err : outcomes[i].describe()) + ")" + last_lines(log, 6));
       }
       parts.push_back(std::move(part));
     }

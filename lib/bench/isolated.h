@@ -4,10 +4,12 @@
 // against 58-73 alone, and OpenMP came out slower than PoCL on two kernels
 // where an OpenMP-only run had it faster. So a run of several targets goes
 // in rounds, and in each round every target is timed by a worker process of
-// its own (the tool itself, run as `EXE --bench-worker REQUEST RESULT`), one
-// after the other: openmp, opencl, openmp, opencl, ... The rounds' reports
-// are merged: per kernel and backend the median of the rounds' medians,
-// each round's median, and the ratio to PoCL in each round.
+// its own (the tool itself, run as `EXE --bench-worker REQUEST RESULT
+// TURNS_FD STEPS_FD`), the round's workers started together and taking turns
+// step by step (bench/turns.h): openmp times a kernel, then opencl, then
+// openmp the next. The rounds' reports are merged: per kernel and backend the
+// median of the rounds' medians, each round's median, and the ratio to PoCL
+// in each round.
 #pragma once
 
 #include <string>
@@ -23,8 +25,9 @@ constexpr const char* kWorkerFlag = "--bench-worker";
 // This program's path (/proc/self/exe), to run it as a worker.
 std::string self_executable(std::string* error);
 
-// Runs request.rounds rounds of request.targets, each target in each round
-// a worker process (`exe --bench-worker ...`), and merges their reports.
+// Runs request.rounds rounds of request.targets, each target in each round a
+// worker process (`exe --bench-worker ...`), the round's workers taking
+// turns, and merges their reports.
 // Request and result files go to a folder of `work_dir`, removed after.
 // The roofs are measured by each worker before its kernels and after the
 // last; the best over all rounds counts.
@@ -33,7 +36,10 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
 // The worker's side: reads the request file, runs run_bench (progress on
 // stderr), writes the report to the result file. Returns the exit status:
 // 0 when the report was written (whatever it says).
-int bench_worker_main(const std::string& request_path, const std::string& result_path);
+// With two descriptors (bench/turns.h: the one it reads turns from, the one
+// it announces its steps on) it takes turns with the other targets' workers.
+int bench_worker_main(const std::string& request_path, const std::string& result_path, int turns_fd = -1,
+                      int steps_fd = -1);
 
 // The files between the two (every field, the timings included).
 std::string request_to_json(const BenchRequest& request);

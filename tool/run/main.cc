@@ -57,8 +57,9 @@ int run(const CLI::App* bench, const mslport::tool::BenchCliOptions& bench_opt, 
 
 int main(int argc, char** argv) {
   // `mslport-run bench` runs each target of each round in a process of its own: this one.
-  if (argc == 4 && std::string(argv[1]) == mslport::bench::kWorkerFlag)
-    return mslport::bench::bench_worker_main(argv[2], argv[3]);
+  if ((argc == 4 || argc == 6) && std::string(argv[1]) == mslport::bench::kWorkerFlag)
+    return mslport::bench::bench_worker_main(argv[2], argv[3], argc == 6 ? std::atoi(argv[4]) : -1,
+                                             argc == 6 ? std::atoi(argv[5]) : -1);
   CLI::App app{
       "mslport-run: check committed targets/ (openmp/*.cpp, opencl/*.cl) against golden cases; "
       "`mslport-run bench` times them"};

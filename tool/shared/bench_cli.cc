@@ -71,7 +71,7 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
       ->type_name("NAME");
   cmd->add_option("--rounds", o->rounds,
                   "Rounds per kernel and backend; with several targets each round of each target runs in a process "
-                  "of its own (openmp, opencl, openmp, opencl, ...)")
+                  "of its own, the round's processes taking turns kernel by kernel (openmp, opencl, openmp, ...)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--same-process", o->same_process,
