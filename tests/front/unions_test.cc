@@ -112,5 +112,32 @@ kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]])
   EXPECT_EQ(printed.find("self.v = "), std::string::npos) << printed;
 }
 
+// A constructor's member initializers and the default member initializers
+// of fields declared in anonymous members reach those fields through the
+// anonymous members, as a member access does.
+TEST(Unions, ConstructorsInitialiseFieldsOfAnonymousMembers) {
+  auto p = parse("ctor_anonymous.metal", R"(
+struct cell {
+  union { float f; uint u; };
+  struct { float lo = 0.25f; float hi; };
+  float g = 2.0f;
+  cell(float x) : f(x), hi(x + 1.0f) {}
+  cell(uint x, float y) { u = x; g = y; }
+};
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  cell a(1.5f);
+  cell b(i, 3.0f);
+  o[i] = a.f + a.lo + a.hi + a.g + b.g + float(b.u) + b.lo;
+}
+)");
+  ASSERT_PARSED(p);
+  std::string printed = ir::print_module(*p->m);
+  EXPECT_HAS(printed, "self.anon0.f = x");
+  EXPECT_HAS(printed, "self.anon1.hi = x + 1.0f");
+  EXPECT_HAS(printed, "self.anon1.lo = 0.25f");  // default, in both constructors
+  EXPECT_HAS(printed, "self.g = 2.0f");
+  EXPECT_HAS(printed, "self.anon0.u = x");
+}
+
 }  // namespace
 }  // namespace mslport::front
