@@ -9,6 +9,8 @@
 namespace mslport::front {
 namespace {
 
+using testing::init_of;
+
 struct Parsed {
   std::optional<ir::Module> m;
   DiagEngine d;
@@ -16,16 +18,6 @@ struct Parsed {
     for (auto& s : m->structs)
       if (s.name == name) return &s;
     return nullptr;
-  }
-  std::string init_of(const std::string& var) const {
-    const ir::Kernel& k = m->kernels.at(0);
-    std::string out = "<no decl of " + var + ">";
-    ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && k.vars[s.var].name == var)
-        out = s.expr ? ir::print_expr(*m, k, *s.expr) : "<no init>";
-      return true;
-    });
-    return out;
   }
 };
 
@@ -90,9 +82,9 @@ kernel void k(device const block* x [[buffer(0)]], device float* o [[buffer(1)]]
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("d"), "cast<float>(x[i].anon0.anon0.d)");
-  EXPECT_EQ(p->init_of("m"), "cast<float>(x[i].anon0.anon0.m)");
-  EXPECT_EQ(p->init_of("dm"), "x[i].anon0.dm");
+  EXPECT_EQ(init_of(*p->m, "d"), "cast<float>(x[i].anon0.anon0.d)");
+  EXPECT_EQ(init_of(*p->m, "m"), "cast<float>(x[i].anon0.anon0.m)");
+  EXPECT_EQ(init_of(*p->m, "dm"), "x[i].anon0.dm");
 }
 
 // `uchar b[2]`'s bound is an expression child of the field, as a default

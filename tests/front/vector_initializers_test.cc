@@ -5,11 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "front/parse_metal.h"
-#include "ir/printer.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
+
+using testing::init_of;
 
 std::string completed(std::string text, unsigned missing) {
   unsigned at = (unsigned)text.find('{');
@@ -46,16 +47,6 @@ TEST(VectorInitializers, NothingHappensWithoutABraceOrItsMatch) {
 struct Parsed {
   std::optional<ir::Module> m;
   DiagEngine d;
-  std::string init_of(const std::string& var) const {
-    const ir::Kernel& k = m->kernels.at(0);
-    std::string out = "<no decl of " + var + ">";
-    ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && k.vars[s.var].name == var)
-        out = s.expr ? ir::print_expr(*m, k, *s.expr) : "<no init>";
-      return true;
-    });
-    return out;
-  }
 };
 
 std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
@@ -75,9 +66,9 @@ kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid
 }
 )");
   ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
-  EXPECT_EQ(p->init_of("a"), "float4(0.f, 0.0f, 0.0f, 0.0f)");
-  EXPECT_EQ(p->init_of("b"), "float4(1.f, cast<float>(i), 0.0f, 0.0f)");
-  EXPECT_EQ(p->init_of("q"), "cast<int3>(0)");
+  EXPECT_EQ(init_of(*p->m, "a"), "float4(0.f, 0.0f, 0.0f, 0.0f)");
+  EXPECT_EQ(init_of(*p->m, "b"), "float4(1.f, cast<float>(i), 0.0f, 0.0f)");
+  EXPECT_EQ(init_of(*p->m, "q"), "cast<int3>(0)");
 }
 
 // One template list, instantiated for two vector lengths: no count fits both.
