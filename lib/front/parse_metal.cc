@@ -490,8 +490,15 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     }
   }
   if (diags.has_errors()) return std::nullopt;
-  std::vector<CXUnsavedFile> unsaved{{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
-  for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+  // The adapted texts as libclang reads them. Completing vector
+  // initialisers below edits the texts (moving their buffers), so the list
+  // is made again, the same way, before each parse.
+  auto unsaved_files = [&] {
+    std::vector<CXUnsavedFile> out{{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
+    for (const auto& f : included) out.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+    return out;
+  };
+  std::vector<CXUnsavedFile> unsaved = unsaved_files();
 
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXTranslationUnit tu = nullptr;
@@ -541,8 +548,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
       if (text && complete_vector_initializer(text, s.brace_offset, s.missing)) changed = true;
     }
     if (!changed) break;
-    unsaved = {{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
-    for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+    unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
     if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
                                               clang_defaultReparseOptions(tu))) {
