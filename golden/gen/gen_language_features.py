@@ -20,7 +20,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_helper_out_param", "feat_template_kernel_f32", "feat_template_kernel_f16",
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
-           "feat_vector_casts", "feat_vector_init_lists", "feat_unions"]
+           "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
+           "feat_union_constructors", "feat_constant_table_pointer"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -168,6 +169,8 @@ def generate():
     vector_casts("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100)
     vector_init_lists("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     unions("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    union_constructors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    constant_table_pointer("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -284,6 +287,45 @@ def unions(case, desc, n):
     c.read(0, "blocks", b)
     c.read(1, "raw", raw)
     c.write(2, "out", f32(out.reshape(-1)), 0, 0, EXACT)
+    c.save()
+
+
+def union_constructors(case, desc, n):
+    rng = rng_for("feat_union_constructors", case)
+    x = eighths(rng, n)
+    y = eighths(rng, n)
+    bits = y.view(np.uint32)
+    v, w = x.astype(np.float64), y.astype(np.float64)
+    out = np.zeros((n, 4))
+    out[:, 0] = v + 0.25
+    out[:, 1] = (v + 1.0) * 2.0
+    out[:, 2] = w
+    out[:, 3] = v / 2.0 + 0.25
+    c = Case("feat_union_constructors", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.read(1, "bits", bits)
+    c.write(2, "out", f32(out.reshape(-1)), 0, 0, EXACT)
+    c.save()
+
+
+def constant_table_pointer(case, desc, n):
+    rng = rng_for("feat_constant_table_pointer", case)
+    x = eighths(rng, n)
+    s = (np.arange(8) + 1) / 2.0
+    grid = np.array([0x04030201, 0x08070605, 0x0C0B0A09, 0x100F0E0D], dtype="<u4")
+    grid_bytes = grid.view(np.uint8).reshape(4, 4).astype(np.float64)
+    out = np.zeros((n, 2))
+    for i in range(n):
+        r = i % 4
+        out[i, 0] = float(x[i]) * (s[2 * r] + s[2 * r + 1]) + grid_bytes[r].sum()
+        a = i % 2
+        rows = 4 * np.arange(2)[:, None] + np.arange(4)[None, :] + 1.0
+        out[i, 1] = (s[2 * r + 1] if i % 2 == 1 else s[7]) - s[6] + rows[a, 3] + rows[a, 1]
+    c = Case("feat_constant_table_pointer", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out.reshape(-1)), 0, 0, EXACT)
     c.save()
 
 

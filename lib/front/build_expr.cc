@@ -572,9 +572,8 @@ bool is_anonymous_member_ref(CXCursor c) {
   return !clang_Cursor_isNull(record) && clang_Cursor_isAnonymousRecordDecl(record);
 }
 
-// The field indices from struct `si` to its field `name`: a field of its
-// own, or one of an anonymous member's (C++ names those as the enclosing
-// struct's, so the name is unique across them).
+}  // namespace
+
 bool field_path(const ir::Module& m, int si, const std::string& name, std::vector<int>* path) {
   const auto& fields = m.structs[si].fields;
   for (size_t i = 0; i < fields.size(); ++i)
@@ -590,8 +589,6 @@ bool field_path(const ir::Module& m, int si, const std::string& name, std::vecto
   }
   return false;
 }
-
-}  // namespace
 
 ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   CXCursor field = clang_getCursorReferenced(c);

@@ -186,10 +186,18 @@ bool report_unformed_instance(FrontContext& ctx, CXCursor call, CXCursor fn) {
 namespace {
 
 // The default member initializers of a struct: field name -> initializer.
+// Those of the fields of its anonymous unions and structs are the struct's
+// too (C++ names those fields as the struct's own).
 std::vector<std::pair<std::string, CXCursor>> default_member_initializers(CXCursor record) {
   std::vector<std::pair<std::string, CXCursor>> out;
   for (CXCursor f : children(record)) {
-    if (clang_getCursorKind(f) != CXCursor_FieldDecl) continue;
+    CXCursorKind fk = clang_getCursorKind(f);
+    if ((fk == CXCursor_StructDecl || fk == CXCursor_UnionDecl) && clang_Cursor_isAnonymousRecordDecl(f)) {
+      auto inner = default_member_initializers(f);
+      out.insert(out.end(), inner.begin(), inner.end());
+      continue;
+    }
+    if (fk != CXCursor_FieldDecl) continue;
     // An array field's bound (`uchar b[2]`) is an expression child too: the
     // initialiser is the child that no `[` opens.
     std::vector<Token> tokens;
@@ -236,19 +244,26 @@ ir::StmtPtr construct_body(FrontContext& ctx, FunctionBuilder& b, ir::Function& 
   std::vector<ir::StmtPtr> out;
   out.push_back(ir::make_decl(self, nullptr, loc));
   const ir::StructDef& sd = ctx.module.structs[owner.struct_index];
+  // A field of an anonymous union or struct is initialised as the
+  // constructor's own (`S(float x) : f(x)`), so it is found through the
+  // anonymous members, one Member per step, as member() finds it.
   auto assign_field = [&](const std::string& field, ir::ExprPtr value, const ir::SourceLoc& at) {
-    for (size_t i = 0; i < sd.fields.size(); ++i)
-      if (sd.fields[i].name == field) {
-        auto m = std::make_unique<ir::Expr>();
-        m->kind = ir::Expr::Kind::Member;
-        m->type = sd.fields[i].type;
-        m->index = (int)i;
-        m->loc = at;
-        m->args.push_back(self_ref());
-        out.push_back(ir::make_expr_stmt(ir::make_assign(std::move(m), std::move(value), at)));
-        return;
-      }
-    ctx.error(at, "no field '" + field + "' in struct '" + sd.name + "'");
+    std::vector<int> path;
+    if (!field_path(ctx.module, owner.struct_index, field, &path)) {
+      ctx.error(at, "no field '" + field + "' in struct '" + sd.name + "'");
+      return;
+    }
+    ir::ExprPtr target = self_ref();
+    for (int index : path) {
+      auto m = std::make_unique<ir::Expr>();
+      m->kind = ir::Expr::Kind::Member;
+      m->type = ctx.module.structs[target->type.struct_index].fields[index].type;
+      m->index = index;
+      m->loc = at;
+      m->args.push_back(std::move(target));
+      target = std::move(m);
+    }
+    out.push_back(ir::make_expr_stmt(ir::make_assign(std::move(target), std::move(value), at)));
   };
   // Member initializers written in the constructor win over the defaults.
   std::map<std::string, CXCursor> mem_inits;

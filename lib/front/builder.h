@@ -167,6 +167,11 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call);
 // A constructor of the user's with a body or member initializers, or any
 // constructor of a struct with default member initializers.
 bool constructor_does_work(const FrontContext& ctx, CXCursor ctor);
+// The field indices from struct `si` to its field `name`: a field of its
+// own, or one of an anonymous member's (C++ names those as the enclosing
+// struct's, so the name is unique across them). False when there is none
+// (build_expr.cc).
+bool field_path(const ir::Module& m, int si, const std::string& name, std::vector<int>* path);
 // True when `fn` is a Metal kernel (declared with `kernel`).
 bool is_kernel(CXCursor fn);
 

@@ -490,8 +490,15 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     }
   }
   if (diags.has_errors()) return std::nullopt;
-  std::vector<CXUnsavedFile> unsaved{{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
-  for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+  // The adapted texts as libclang reads them. Completing vector
+  // initialisers below edits the texts (moving their buffers), so the list
+  // is made again, the same way, before each parse.
+  auto unsaved_files = [&] {
+    std::vector<CXUnsavedFile> out{{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
+    for (const auto& f : included) out.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+    return out;
+  };
+  std::vector<CXUnsavedFile> unsaved = unsaved_files();
 
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXTranslationUnit tu = nullptr;
@@ -516,7 +523,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   for (int round = 0; round < 2; ++round) {
     auto shorts = short_vector_initializers(tu);
     if (shorts.empty()) break;
-    // Later offsets first, so earlier ones stay valid.
+    // By offset, so that the reports of one list are side by side.
     std::sort(shorts.begin(), shorts.end(),
               [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
     // A list in a template is reported once per instance: complete it once,
@@ -532,17 +539,23 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
       if (agree) unique.push_back(shorts[i]);
       i = j;
     }
-    bool changed = false;
+    // The lists of each file, completed together (one lexing per file).
+    std::vector<std::pair<std::string*, std::vector<ShortVectorInitializer>>> by_file;
     for (const auto& s : unique) {
       std::string* text = clang_File_isEqual(s.file, clang_getFile(tu, path.c_str())) ? &main_text : nullptr;
       for (size_t i = shim_files; !text && i < included.size(); ++i)
         if (CXFile f = clang_getFile(tu, included[i].path.c_str()); f && clang_File_isEqual(s.file, f))
           text = &included[i].text;
-      if (text && complete_vector_initializer(text, s.brace_offset, s.missing)) changed = true;
+      if (!text) continue;
+      auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+      if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+      it->second.push_back(s);
     }
+    bool changed = false;
+    for (auto& [text, lists] : by_file)
+      if (complete_vector_initializers(text, lists) > 0) changed = true;
     if (!changed) break;
-    unsaved = {{path.c_str(), main_text.c_str(), (unsigned long)main_text.size()}};
-    for (const auto& f : included) unsaved.push_back({f.path.c_str(), f.text.c_str(), (unsigned long)f.text.size()});
+    unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
     if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
                                               clang_defaultReparseOptions(tu))) {

@@ -2,7 +2,9 @@
 
 #include <clang-c/Index.h>
 
+#include <algorithm>
 #include <regex>
+#include <set>
 
 #include "front/cursor_util.h"
 #include "front/metal_lexer.h"
@@ -31,21 +33,75 @@ std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit 
   return out;
 }
 
-bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
-  std::string& t = *text;
-  if (brace_offset >= t.size() || t[brace_offset] != '{' || missing == 0) return false;
-  // The list's tokens, lexed from its `{` (a token boundary), so that braces
-  // in comments and literals are not counted.
-  const LexedSource lexed = lex_metal(t.substr(brace_offset));
-  const size_t close = matching_close(lexed.tokens, 0);
-  if (close >= lexed.tokens.size()) return false;
+namespace {
+
+// Where the zeros of the list opening at tokens[open] go (an offset in the
+// lexed text), and the zeros; false when the list has no matching `}`.
+bool zeros_for(const std::vector<LexToken>& tokens, size_t open, unsigned missing, size_t* at, std::string* zeros) {
+  const size_t close = matching_close(tokens, open);
+  if (close >= tokens.size()) return false;
   // An empty list or a trailing comma takes the zeros without a comma first.
-  const LexToken& last = lexed.tokens[close - 1];
+  const LexToken& last = tokens[close - 1];
   const bool bare = last.is("{") || last.is(",");
-  std::string zeros;
-  for (unsigned k = 0; k < missing; ++k) zeros += (k == 0 && bare) ? "0" : ", 0";
-  t.insert(brace_offset + lexed.tokens[close].begin, zeros);
+  zeros->clear();
+  for (unsigned k = 0; k < missing; ++k) *zeros += (k == 0 && bare) ? "0" : ", 0";
+  *at = tokens[close].begin;
   return true;
+}
+
+}  // namespace
+
+size_t complete_vector_initializers(std::string* text, const std::vector<ShortVectorInitializer>& lists) {
+  std::string& t = *text;
+  // The file is lexed once for all its lists: lexing it again from each
+  // list's `{` to the end made a file of many lists quadratic.
+  LexedSource file;
+  bool lexed = false;
+  std::vector<std::pair<size_t, std::string>> inserts;  // (offset in t, zeros)
+  std::set<unsigned> seen;                              // a list given twice is completed once
+  for (const auto& l : lists) {
+    if (l.brace_offset >= t.size() || t[l.brace_offset] != '{' || l.missing == 0) continue;
+    if (!seen.insert(l.brace_offset).second) continue;
+    if (!lexed) file = lex_metal(t), lexed = true;
+    auto tok = std::lower_bound(file.tokens.begin(), file.tokens.end(), l.brace_offset,
+                                [](const LexToken& x, size_t offset) { return x.begin < offset; });
+    size_t at = 0;
+    std::string zeros;
+    if (tok != file.tokens.end() && tok->begin == l.brace_offset && tok->directive < 0) {
+      // Code outside directives: from a `{` on, the file's tokens are those
+      // of the text lexed from that `{`, so the list matches as it would.
+      if (!zeros_for(file.tokens, (size_t)(tok - file.tokens.begin()), l.missing, &at, &zeros)) continue;
+    } else {
+      // A `{` this lexer takes as part of a directive, a comment or a
+      // literal (clang saw a list there): lexed from the brace itself, a
+      // token boundary, as every list once was.
+      const LexedSource own = lex_metal(t.substr(l.brace_offset));
+      if (!zeros_for(own.tokens, 0, l.missing, &at, &zeros)) continue;
+      at += l.brace_offset;
+    }
+    inserts.emplace_back(at, std::move(zeros));
+  }
+  if (inserts.empty()) return 0;
+  // Distinct lists close at distinct braces: the text is rebuilt once, in
+  // order, rather than inserted into once per list.
+  std::sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  size_t added = 0;
+  for (const auto& ins : inserts) added += ins.second.size();
+  out.reserve(t.size() + added);
+  size_t from = 0;
+  for (const auto& [at, zeros] : inserts) {
+    out.append(t, from, at - from);
+    out += zeros;
+    from = at;
+  }
+  out.append(t, from, std::string::npos);
+  t = std::move(out);
+  return inserts.size();
+}
+
+bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
+  return complete_vector_initializers(text, {ShortVectorInitializer{nullptr, brace_offset, missing}}) == 1;
 }
 
 }  // namespace mslport::front

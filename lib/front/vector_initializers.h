@@ -13,6 +13,7 @@
 // different lengths.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,15 @@ struct ShortVectorInitializer {
 // The short vector initialisers clang reported for this parse.
 std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit tu);
 
-// Adds `missing` zero elements at the end of the brace list that opens at
-// `brace_offset`. False (and `text` unchanged) when there is no `{` there or
-// it has no matching `}`.
+// Adds each list's `missing` zero elements at the end of the brace list
+// that opens at its `brace_offset` (offsets into `text` as given; `file` is
+// not read; a list given twice is completed once). Returns how many lists were completed: one
+// with no `{` at its offset or no matching `}` is left as it is. The text is
+// lexed once, however many lists it has.
+size_t complete_vector_initializers(std::string* text, const std::vector<ShortVectorInitializer>& lists);
+
+// The same for one list. False (and `text` unchanged) when there is no `{`
+// at `brace_offset` or it has no matching `}`.
 bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing);
 
 }  // namespace mslport::front

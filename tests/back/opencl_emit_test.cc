@@ -344,6 +344,53 @@ kernel void k(constant P& p [[buffer(0)]], device float* out [[buffer(1)]]) {
   EXPECT_HAS(bad.diags, "snippet.metal:6:23: error: taking the address of a constant-space value is not supported");
 }
 
+// A pointer into a program-scope constant array stays __constant, through
+// arithmetic, casts, & and ?:; one that would mix it with a buffer pointer
+// (the kernel's constant buffers are __global) is refused.
+TEST(OpenClEmit, PointersIntoProgramScopeConstantArraysStayConstant) {
+  Out o = emit_metal(R"(
+constant uint GRID[4] = {1u, 2u, 3u, 4u};
+constant float TABLE[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+constant float ROWS[2][4] = {{1.0f, 2.0f, 3.0f, 4.0f}, {5.0f, 6.0f, 7.0f, 8.0f}};
+kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  constant float* t = TABLE + (i & 1);
+  constant uchar* g = (constant uchar*)(GRID + (i & 3));
+  constant float* e = (i & 2) ? t : &TABLE[3];
+  constant float* r = ROWS[i & 1];
+  constant float* s = &r[1];
+  constant float* q = w + 1;
+  out[i] = t[1] + float(g[0]) + *e + r[2] + *s + q[i];
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "__constant const float* t = TABLE + (i & 1u);");
+  EXPECT_HAS(o.cl, "__constant const uchar* g = (__constant const uchar*)(GRID + (i & 3u));");
+  EXPECT_HAS(o.cl, "__constant const float* e = (bool)(i & 2u) ? t : &TABLE[3];");
+  EXPECT_HAS(o.cl, "__constant const float* r = ROWS[i & 1u];");
+  EXPECT_HAS(o.cl, "__constant const float* s = &r[1];");
+  EXPECT_HAS(o.cl, "__global const float* q = w + 1;");
+
+  Out mixed = emit_metal(R"(
+constant float TABLE[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  constant float* p = TABLE;
+  if (i > 2) p = w;
+  out[i] = p[0];
+}
+)");
+  EXPECT_FALSE(mixed.ok);
+  EXPECT_HAS(mixed.diags, "pointer 'p' set both into a program-scope constant array and elsewhere");
+
+  Out compared = emit_metal(R"(
+constant float TABLE[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  out[i] = (TABLE + i == w) ? 1.0f : 0.0f;
+}
+)");
+  EXPECT_FALSE(compared.ok);
+  EXPECT_HAS(compared.diags, "this use of a pointer into a program-scope constant array is not supported");
+}
+
 TEST(OpenClEmit, LineDirectives) {
   Out o = emit_metal(R"(
 kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {

@@ -11,20 +11,12 @@
 namespace mslport::front {
 namespace {
 
+using testing::init_of;
+
 struct Parsed {
   std::optional<ir::Module> m;
   DiagEngine d;
   const ir::Kernel& k() const { return m->kernels.at(0); }
-  // The printed initialiser of the declaration of `var`.
-  std::string init_of(const std::string& var) const {
-    std::string out = "<no decl of " + var + ">";
-    ir::walk_stmts(*k().body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && k().vars[s.var].name == var)
-        out = s.expr ? ir::print_expr(*m, k(), *s.expr) : "<no init>";
-      return true;
-    });
-    return out;
-  }
   const ir::Expr* init_expr(const std::string& var) const {
     const ir::Expr* out = nullptr;
     ir::walk_stmts(*k().body, [&](const ir::Stmt& s) {
@@ -75,22 +67,22 @@ kernel void k(device const bfloat* in [[buffer(0)]],
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("a"), "tgpig.x");
-  EXPECT_EQ(p->init_of("b"), "tgpig.xy");
-  EXPECT_EQ(p->init_of("c"), "tgpig.zy");
-  EXPECT_EQ(p->init_of("d"), "b.yx");  // swizzle through a macro argument
-  EXPECT_EQ(p->init_of("e"), "cast<float>(tid)");
-  EXPECT_EQ(p->init_of("f"), "cast<float>(in[tid])");
-  EXPECT_EQ(p->init_of("g"), "cast<uint>(prm.n)");
-  EXPECT_EQ(p->init_of("h"), "cast<float>(prm.n) + prm.eps");
-  EXPECT_EQ(p->init_of("i"), "pts->x + pts[1].y");
-  EXPECT_EQ(p->init_of("j"), "cast<int>(tid)");
-  EXPECT_EQ(p->init_of("v"), "float2(1.0f, 2.0f)");
-  EXPECT_EQ(p->init_of("w"), "v.yx");
-  EXPECT_EQ(p->init_of("x"), "float4(v, 0.0f, 1.0f)");
-  EXPECT_EQ(p->init_of("y"), "cast<float4>(3.0f)");  // splat
-  EXPECT_EQ(p->init_of("z"), "as_type<uint>(e)");
-  EXPECT_EQ(p->init_of("q"), "0.5f");  // Metal has no double
+  EXPECT_EQ(init_of(*p->m, "a"), "tgpig.x");
+  EXPECT_EQ(init_of(*p->m, "b"), "tgpig.xy");
+  EXPECT_EQ(init_of(*p->m, "c"), "tgpig.zy");
+  EXPECT_EQ(init_of(*p->m, "d"), "b.yx");  // swizzle through a macro argument
+  EXPECT_EQ(init_of(*p->m, "e"), "cast<float>(tid)");
+  EXPECT_EQ(init_of(*p->m, "f"), "cast<float>(in[tid])");
+  EXPECT_EQ(init_of(*p->m, "g"), "cast<uint>(prm.n)");
+  EXPECT_EQ(init_of(*p->m, "h"), "cast<float>(prm.n) + prm.eps");
+  EXPECT_EQ(init_of(*p->m, "i"), "pts->x + pts[1].y");
+  EXPECT_EQ(init_of(*p->m, "j"), "cast<int>(tid)");
+  EXPECT_EQ(init_of(*p->m, "v"), "float2(1.0f, 2.0f)");
+  EXPECT_EQ(init_of(*p->m, "w"), "v.yx");
+  EXPECT_EQ(init_of(*p->m, "x"), "float4(v, 0.0f, 1.0f)");
+  EXPECT_EQ(init_of(*p->m, "y"), "cast<float4>(3.0f)");  // splat
+  EXPECT_EQ(init_of(*p->m, "z"), "as_type<uint>(e)");
+  EXPECT_EQ(init_of(*p->m, "q"), "0.5f");  // Metal has no double
 
   const ir::Expr* a = p->init_expr("a");
   ASSERT_EQ(a->kind, ir::Expr::Kind::Swizzle);
@@ -137,13 +129,13 @@ kernel void k(device float* o [[buffer(0)]],
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("a"), "((exp(x) + precise::exp(x)) + exp(x)) + exp2(x)");
-  EXPECT_EQ(p->init_of("b"), "((rsqrt(x + 1e-06f) * fma(x, x, 1.0f)) + max(x, 0.0f)) + precise::log(x)");
-  EXPECT_EQ(p->init_of("c"), "simd_sum(x)");
-  EXPECT_EQ(p->init_of("d"), "(simd_max(x) + simd_shuffle_down(x, 1:ushort)) + simd_broadcast(x, 0:ushort)");
-  EXPECT_EQ(p->init_of("e"), "simd_any(x > 0.0f) && simd_all(true)");
-  EXPECT_EQ(p->init_of("f"), "-INFINITY");
-  EXPECT_EQ(p->init_of("big"), "4000000000u");
+  EXPECT_EQ(init_of(*p->m, "a"), "((exp(x) + precise::exp(x)) + exp(x)) + exp2(x)");
+  EXPECT_EQ(init_of(*p->m, "b"), "((rsqrt(x + 1e-06f) * fma(x, x, 1.0f)) + max(x, 0.0f)) + precise::log(x)");
+  EXPECT_EQ(init_of(*p->m, "c"), "simd_sum(x)");
+  EXPECT_EQ(init_of(*p->m, "d"), "(simd_max(x) + simd_shuffle_down(x, 1:ushort)) + simd_broadcast(x, 0:ushort)");
+  EXPECT_EQ(init_of(*p->m, "e"), "simd_any(x > 0.0f) && simd_all(true)");
+  EXPECT_EQ(init_of(*p->m, "f"), "-INFINITY");
+  EXPECT_EQ(init_of(*p->m, "big"), "4000000000u");
 
   const ir::Expr* c = p->init_expr("c");
   ASSERT_EQ(c->kind, ir::Expr::Kind::Collective);
@@ -196,12 +188,12 @@ kernel void k(device uint* o [[buffer(0)]], uint tid [[thread_position_in_grid]]
   EXPECT_EQ(stmts[0], "a += 3u");
   EXPECT_EQ(stmts[5], "a <<= 1");
   EXPECT_EQ(stmts[7], "a &= 255u");
-  EXPECT_EQ(p->init_of("b"), "((a++ + ++a) - a--) - --a");
-  EXPECT_EQ(p->init_of("c"), "(~a & (a | b)) ^ ((a << 2) >> 1)");
-  EXPECT_EQ(p->init_of("e"), "-cast<int>(a) + (+cast<int>(b) % 3)");
-  EXPECT_EQ(p->init_of("f"), "d ? a : b");
-  EXPECT_EQ(p->init_of("g"), "o + 1");
-  EXPECT_EQ(p->init_of("h"), "*g + g[0]");
+  EXPECT_EQ(init_of(*p->m, "b"), "((a++ + ++a) - a--) - --a");
+  EXPECT_EQ(init_of(*p->m, "c"), "(~a & (a | b)) ^ ((a << 2) >> 1)");
+  EXPECT_EQ(init_of(*p->m, "e"), "-cast<int>(a) + (+cast<int>(b) % 3)");
+  EXPECT_EQ(init_of(*p->m, "f"), "d ? a : b");
+  EXPECT_EQ(init_of(*p->m, "g"), "o + 1");
+  EXPECT_EQ(init_of(*p->m, "h"), "*g + g[0]");
   const ir::Expr* first = p->k().body->stmts[1]->expr.get();
   ASSERT_EQ(first->kind, ir::Expr::Kind::Assign);
   ASSERT_TRUE(first->assign_op.has_value());
@@ -220,8 +212,8 @@ kernel void k(device const ushort* in [[buffer(0)]], device float* o [[buffer(1)
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("a"), "as_type<float>(cast<uint>(in[tid]) << 16)");
-  EXPECT_EQ(p->init_of("b"), "(a + 1.0f) * (a + 1.0f)");
+  EXPECT_EQ(init_of(*p->m, "a"), "as_type<float>(cast<uint>(in[tid]) << 16)");
+  EXPECT_EQ(init_of(*p->m, "b"), "(a + 1.0f) * (a + 1.0f)");
 }
 
 TEST(Expressions, SimdgroupMatrixCalls) {
@@ -269,9 +261,9 @@ kernel void k(device half4* h [[buffer(0)]], device S* out [[buffer(1)]],
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("f"), "cast<float4>(v)");
-  EXPECT_EQ(p->init_of("g"), "float3(f.xy, 1.0f)");
-  EXPECT_EQ(p->init_of("m2"), "{{1, 2, 3}, {4, 5, 6}}");
+  EXPECT_EQ(init_of(*p->m, "f"), "cast<float4>(v)");
+  EXPECT_EQ(init_of(*p->m, "g"), "float3(f.xy, 1.0f)");
+  EXPECT_EQ(init_of(*p->m, "m2"), "{{1, 2, 3}, {4, 5, 6}}");
   std::string printed = ir::print_kernel(*p->m, p->k());
   EXPECT_NE(printed.find("    %local: S\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("    out[gid.x] = local\n"), std::string::npos) << printed;

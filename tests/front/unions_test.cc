@@ -9,6 +9,8 @@
 namespace mslport::front {
 namespace {
 
+using testing::init_of;
+
 struct Parsed {
   std::optional<ir::Module> m;
   DiagEngine d;
@@ -16,16 +18,6 @@ struct Parsed {
     for (auto& s : m->structs)
       if (s.name == name) return &s;
     return nullptr;
-  }
-  std::string init_of(const std::string& var) const {
-    const ir::Kernel& k = m->kernels.at(0);
-    std::string out = "<no decl of " + var + ">";
-    ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && k.vars[s.var].name == var)
-        out = s.expr ? ir::print_expr(*m, k, *s.expr) : "<no init>";
-      return true;
-    });
-    return out;
   }
 };
 
@@ -90,9 +82,9 @@ kernel void k(device const block* x [[buffer(0)]], device float* o [[buffer(1)]]
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("d"), "cast<float>(x[i].anon0.anon0.d)");
-  EXPECT_EQ(p->init_of("m"), "cast<float>(x[i].anon0.anon0.m)");
-  EXPECT_EQ(p->init_of("dm"), "x[i].anon0.dm");
+  EXPECT_EQ(init_of(*p->m, "d"), "cast<float>(x[i].anon0.anon0.d)");
+  EXPECT_EQ(init_of(*p->m, "m"), "cast<float>(x[i].anon0.anon0.m)");
+  EXPECT_EQ(init_of(*p->m, "dm"), "x[i].anon0.dm");
 }
 
 // `uchar b[2]`'s bound is an expression child of the field, as a default
@@ -110,6 +102,33 @@ kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]])
   std::string printed = ir::print_module(*p->m);
   EXPECT_NE(printed.find("self.bias = 0.5f"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("self.v = "), std::string::npos) << printed;
+}
+
+// A constructor's member initializers and the default member initializers
+// of fields declared in anonymous members reach those fields through the
+// anonymous members, as a member access does.
+TEST(Unions, ConstructorsInitialiseFieldsOfAnonymousMembers) {
+  auto p = parse("ctor_anonymous.metal", R"(
+struct cell {
+  union { float f; uint u; };
+  struct { float lo = 0.25f; float hi; };
+  float g = 2.0f;
+  cell(float x) : f(x), hi(x + 1.0f) {}
+  cell(uint x, float y) { u = x; g = y; }
+};
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  cell a(1.5f);
+  cell b(i, 3.0f);
+  o[i] = a.f + a.lo + a.hi + a.g + b.g + float(b.u) + b.lo;
+}
+)");
+  ASSERT_PARSED(p);
+  std::string printed = ir::print_module(*p->m);
+  EXPECT_HAS(printed, "self.anon0.f = x");
+  EXPECT_HAS(printed, "self.anon1.hi = x + 1.0f");
+  EXPECT_HAS(printed, "self.anon1.lo = 0.25f");  // default, in both constructors
+  EXPECT_HAS(printed, "self.g = 2.0f");
+  EXPECT_HAS(printed, "self.anon0.u = x");
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 namespace mslport::front {
 namespace {
 
+using testing::init_of;
+
 std::string completed(std::string text, unsigned missing) {
   unsigned at = (unsigned)text.find('{');
   if (!complete_vector_initializer(&text, at, missing)) return "<unchanged: " + text + ">";
@@ -46,16 +48,6 @@ TEST(VectorInitializers, NothingHappensWithoutABraceOrItsMatch) {
 struct Parsed {
   std::optional<ir::Module> m;
   DiagEngine d;
-  std::string init_of(const std::string& var) const {
-    const ir::Kernel& k = m->kernels.at(0);
-    std::string out = "<no decl of " + var + ">";
-    ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && k.vars[s.var].name == var)
-        out = s.expr ? ir::print_expr(*m, k, *s.expr) : "<no init>";
-      return true;
-    });
-    return out;
-  }
 };
 
 std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
@@ -75,9 +67,57 @@ kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid
 }
 )");
   ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
-  EXPECT_EQ(p->init_of("a"), "float4(0.f, 0.0f, 0.0f, 0.0f)");
-  EXPECT_EQ(p->init_of("b"), "float4(1.f, cast<float>(i), 0.0f, 0.0f)");
-  EXPECT_EQ(p->init_of("q"), "cast<int3>(0)");
+  EXPECT_EQ(init_of(*p->m, "a"), "float4(0.f, 0.0f, 0.0f, 0.0f)");
+  EXPECT_EQ(init_of(*p->m, "b"), "float4(1.f, cast<float>(i), 0.0f, 0.0f)");
+  EXPECT_EQ(init_of(*p->m, "q"), "cast<int3>(0)");
+}
+
+// A table of a few thousand short lists (each once lexed from its `{` to the
+// end of the file: quadratic). Every list is completed, in three shapes: one
+// element, a trailing comma, and a comment holding a `}`.
+TEST(VectorInitializers, AFileOfThousandsOfListsIsCompletedWhole) {
+  const int n = 3000;
+  std::string table = "constant float4 table[" + std::to_string(n) + "] = {\n";
+  std::string expected = "constant table: float4[" + std::to_string(n) + "] = {";
+  for (int j = 0; j < n; ++j) {
+    std::string a = std::to_string(j) + ".0f", b = std::to_string(j) + ".5f";
+    if (j % 3 == 0) {
+      table += "  {" + a + "},\n";
+      expected += "float4(" + a + ", 0.0f, 0.0f, 0.0f)";
+    } else if (j % 3 == 1) {
+      table += "  {" + a + ", " + b + ",},\n";
+      expected += "float4(" + a + ", " + b + ", 0.0f, 0.0f)";
+    } else {
+      table += "  {" + a + " /* } */, " + b + ", 1.f}, // }\n";
+      expected += "float4(" + a + ", " + b + ", 1.f, 0.0f)";
+    }
+    if (j + 1 < n) expected += ", ";
+  }
+  table += "};\n";
+  expected += "}\n";
+  auto p = parse("many_lists.metal", table + R"(
+kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  out[i] = table[i % 3000];
+}
+)");
+  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  EXPECT_HAS(ir::print_module(*p->m), expected);
+}
+
+// Lists given together, in any order, are completed as one at a time would
+// be; a list given twice is completed once.
+TEST(VectorInitializers, ListsGivenTogetherAreEachCompletedOnce) {
+  std::string text = "float4 a = {1.f}; int2 b[2] = {{}, {2,}}; float3 c = {x /* } */};";
+  auto at = [&](const char* s) { return (unsigned)text.find(s); };
+  std::vector<ShortVectorInitializer> lists = {{nullptr, at("{x"), 2},
+                                               {nullptr, at("{1.f"), 3},
+                                               {nullptr, at("{}"), 2},
+                                               {nullptr, at("{2,"), 1},
+                                               {nullptr, at("{1.f"), 3}};
+  EXPECT_EQ(complete_vector_initializers(&text, lists), 4u);
+  EXPECT_EQ(text, "float4 a = {1.f, 0, 0, 0}; int2 b[2] = {{0, 0}, {2,0}}; float3 c = {x /* } */, 0, 0};");
+  // A `{` inside a directive is lexed from the brace, as before.
+  EXPECT_EQ(completed("#define Z {1.f}\nfloat4 z = Z;", 3), "#define Z {1.f, 0, 0, 0}\nfloat4 z = Z;");
 }
 
 // One template list, instantiated for two vector lengths: no count fits both.
