@@ -89,7 +89,9 @@ bool writes_first_operand(const Expr& e) {
     case UnaryOp::PreDec:
     case UnaryOp::PostInc:
     case UnaryOp::PostDec:
-    case UnaryOp::AddrOf: return true;  // a reference to the pair may write it
+    // A reference to the pair may write it, unless it is a const one
+    // (`thread const auto& e = m.thread_elements();`, how results are read).
+    case UnaryOp::AddrOf: return !(e.type.is_pointer() && e.type.is_const);
     default: return false;
   }
 }

@@ -33,3 +33,18 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
   simdgroup_multiply(r, m, m);
   simdgroup_store(r, out, 8);
 }
+
+// Reading through a const reference writes nothing: no gather.
+// CHECK-LABEL: IR after thread_elements (kernel read_only)
+// CHECK: %e: const thread const float2* = &m[
+// CHECK-NOT: simdgroup_barrier
+// CHECK: simdgroup_multiply(r, m, m)
+kernel void read_only(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
+                      uint lane [[thread_index_in_simdgroup]]) {
+  simdgroup_float8x8 m, r;
+  simdgroup_load(m, a, 8);
+  thread const auto& e = m.thread_elements();
+  out[lane] = e[0] + e[1];
+  simdgroup_multiply(r, m, m);
+  simdgroup_store(r, out + 64, 8);
+}
