@@ -673,6 +673,8 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
       return expr(arg_cursors[0]);
     if (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))) return constructor_call(c, fn);
+    if (nargs == 1 && spelling(clang_getCursorSemanticParent(fn)) == "simdgroup_matrix")
+      return simd_matrix_diagonal(c, arg_cursors[0]);
     ctx_.unsupported(c, "construction of '" + type_spelling(clang_getCursorType(c)) + "'");
     return nullptr;
   }
@@ -692,6 +694,9 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
   }
   std::string owner_name = spelling(clang_getCursorSemanticParent(fn));
+  if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "thread_elements" &&
+      owner_name == "simdgroup_matrix" && nargs == 0)
+    return thread_elements(c);
   if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "operator[]" &&
       (owner_name == "array" || owner_name == "matrix" || owner_name == "packed_vec") && nargs == 2) {
     // metal::array<T, N> and matrix<T, C, R>: a[i] is an element of the
@@ -892,6 +897,56 @@ ir::ExprPtr FunctionBuilder::simd_matrix_call(CXCursor c, const std::string& nam
   return e;
 }
 
+// simdgroup_matrix<T, C, R>(T dval): Metal's diagonal matrix (MSL 6.7.1).
+ir::ExprPtr FunctionBuilder::simd_matrix_diagonal(CXCursor c, CXCursor value) {
+  auto t = type_of(c);
+  auto v = expr(value);
+  if (!t || !v) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  auto e = make(ir::Expr::Kind::SimdMatrixOp, *t, loc);
+  e->matrix_op = ir::SimdMatrixOpKind::Diagonal;
+  e->spelling = ir::simd_matrix_op_name(e->matrix_op);
+  e->args.push_back(convert(std::move(v), ir::Type::scalar_of(t->scalar), loc));
+  return e;
+}
+
+// m.thread_elements(): the lane's two elements, a vec<T, 2> lvalue. The IR
+// is m[thread_elements()], the tile subscripted by the calling lane's pair
+// index; passes/simd_matrix_elements.cc replaces the call with the lane map
+// once helpers are inlined (the lane is a kernel builtin, unknown in a
+// helper) and gathers tiles written this way before they are read whole.
+ir::ExprPtr FunctionBuilder::thread_elements(CXCursor c) {
+  CXCursor callee = clang_getNullCursor();
+  for (CXCursor ch : children(c))
+    if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) callee = ch;
+  std::vector<CXCursor> obj;
+  if (!clang_Cursor_isNull(callee))
+    for (CXCursor ch : children(callee))
+      if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
+  if (obj.size() != 1) {
+    ctx_.unsupported(c, "thread_elements() without a simdgroup_matrix object");
+    return nullptr;
+  }
+  auto object = expr(obj[0]);
+  if (!object) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  if (object->type.is_pointer()) {  // `p->thread_elements()`
+    ir::Type pointee = *object->type.elem;
+    object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), loc);
+  }
+  if (object->type.kind != ir::Type::Kind::SimdMatrix || object->type.count != 8) {
+    ctx_.unsupported(c, "thread_elements() of a tile other than 8x8");
+    return nullptr;
+  }
+  const ir::Type pair = ir::Type::vector_of(object->type.scalar, 2);
+  auto lane_pair =
+      ir::make_intrinsic_call(ir::Intrinsic::ThreadElements, ir::Type::scalar_of(ir::ScalarKind::UInt), {}, loc);
+  auto e = make(ir::Expr::Kind::Index, pair, loc);
+  e->args.push_back(std::move(object));
+  e->args.push_back(std::move(lane_pair));
+  return e;
+}
+
 // Calls to the user's helper functions are inlined when the helper's body is
 // a single `return <expr>;` (the `bf16_to_f32` shape): parameters are
 // replaced by the argument expressions. Arguments with side effects may only
@@ -1001,6 +1056,8 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
     return a;
   }
   if (a->kind == ir::Expr::Kind::VectorConstruct && a->type == *t) return a;
+  // `simdgroup_float8x8(0)`: the constructor is the whole conversion.
+  if (a->kind == ir::Expr::Kind::SimdMatrixOp && a->type == *t) return a;
   if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);  // folds integer targets
   if (a->kind == ir::Expr::Kind::FloatLit && a->type == *t) return a;            // `float(2)`: already 2.0f
   auto e = make(ir::Expr::Kind::Cast, *t, loc);

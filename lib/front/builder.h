@@ -64,6 +64,8 @@ class FunctionBuilder {
   // The object a member function works on (`*this`), or null with an error.
   ir::ExprPtr self_object(CXCursor at);
   ir::ExprPtr simd_matrix_call(CXCursor c, const std::string& name, const ir::Type& t);
+  ir::ExprPtr simd_matrix_diagonal(CXCursor c, CXCursor value);
+  ir::ExprPtr thread_elements(CXCursor c);
   ir::ExprPtr atomic_call(CXCursor c, ir::ExprPtr call);
   ir::ExprPtr explicit_cast(CXCursor c);
   ir::ExprPtr compound_literal(CXCursor c);

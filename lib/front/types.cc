@@ -1,6 +1,7 @@
 #include "front/types.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 namespace mslport::front {
@@ -189,6 +190,14 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   if (shim_array && spelling(decl) == "packed_vec" && clang_Cursor_getNumTemplateArguments(decl) == 2) {
     std::string elem = template_args_text(decl);
     elem = elem.substr(1, elem.find(',') - 1);
+    // The argument is spelled as C canonicalises it (`packed_vec<unsigned
+    // char, 4>`): the name is Metal's, a valid identifier.
+    static const std::map<std::string, std::string> kMetalNames = {
+        {"unsigned char", "uchar"}, {"signed char", "char"},    {"unsigned short", "ushort"},
+        {"unsigned int", "uint"},   {"unsigned long", "ulong"}, {"__bf16", "bfloat"}};
+    if (auto it = kMetalNames.find(elem); it != kMetalNames.end()) elem = it->second;
+    for (char& ch : elem)
+      if (ch == ' ') ch = '_';
     base = "packed_" + elem + std::to_string(clang_Cursor_getTemplateArgumentValue(decl, 1));
   }
   if (base.empty())

@@ -197,6 +197,7 @@ static const struct {
     {SimdMatrixOpKind::Multiply, "simdgroup_multiply"},
     {SimdMatrixOpKind::MultiplyAccumulate, "simdgroup_multiply_accumulate"},
     {SimdMatrixOpKind::Fill, "make_filled_simdgroup_matrix"},
+    {SimdMatrixOpKind::Diagonal, "simdgroup_matrix"},
 };
 const char* simd_matrix_op_name(SimdMatrixOpKind op) {
   for (auto& e : kMatrixOps)

@@ -190,7 +190,12 @@ Intrinsic collective_intrinsic(CollectiveOp op);
 //   Store: matrix, dst pointer, elements_per_row, origin (ulong2), transpose
 //   Multiply: dest, a, b            MultiplyAccumulate: dest, a, b, c
 //   Fill (make_filled_simdgroup_matrix): value; the expression's type is the matrix.
-enum class SimdMatrixOpKind { Load, Store, Multiply, MultiplyAccumulate, Fill };
+//   Diagonal (the constructor simdgroup_matrix<T, C, R>(T dval)): dval on the
+//     diagonal, zero elsewhere (MSL 6.7.1); the expression's type is the matrix.
+// A lane's own elements (thread_elements()) are no operation: the front end
+// makes them `m[p]`, an Index of the tile by its pair index (see
+// passes/simd_matrix_elements.h).
+enum class SimdMatrixOpKind { Load, Store, Multiply, MultiplyAccumulate, Fill, Diagonal };
 const char* simd_matrix_op_name(SimdMatrixOpKind op);  // Metal spelling
 std::optional<SimdMatrixOpKind> simd_matrix_op_from_name(const std::string& name);
 

@@ -75,9 +75,10 @@ struct Verifier {
       case Expr::Kind::Bitcast: nargs(1); break;
       case Expr::Kind::Index:
         nargs(2);
+        // A tile's subscript is a lane's element pair (thread_elements()).
         if (e.args.size() == 2 && !e.args[0]->type.is_pointer() && !e.args[0]->type.is_array() &&
-            !e.args[0]->type.is_vector())
-          fail(e.loc, "subscript of a value that is not a pointer, array or vector");
+            !e.args[0]->type.is_vector() && e.args[0]->type.kind != Type::Kind::SimdMatrix)
+          fail(e.loc, "subscript of a value that is not a pointer, array, vector or simdgroup_matrix");
         break;
       case Expr::Kind::Member:
         nargs(1);
@@ -99,7 +100,8 @@ struct Verifier {
           case SimdMatrixOpKind::Store: nargs(5); break;
           case SimdMatrixOpKind::Multiply: nargs(3); break;
           case SimdMatrixOpKind::MultiplyAccumulate: nargs(4); break;
-          case SimdMatrixOpKind::Fill: nargs(1); break;
+          case SimdMatrixOpKind::Fill:
+          case SimdMatrixOpKind::Diagonal: nargs(1); break;
         }
         break;
       case Expr::Kind::UserCall:

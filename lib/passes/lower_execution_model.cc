@@ -8,6 +8,7 @@
 #include "passes/lockstep_barriers.h"
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
+#include "passes/simd_matrix_elements.h"
 
 namespace mslport::passes {
 using namespace ir;
@@ -74,6 +75,9 @@ bool lower_statements(Pipeline& p, Module& m, Kernel& k, const LowerOptions& opt
   DiagEngine& diags = p.diags();
   if (!p.run("verify", k, [&] { return verify_kernel(m, k, diags); })) return false;
   if (!p.run("normalize_blocks", k, [&] { return normalize_blocks(k), true; })) return false;
+  // Before the barriers and collectives are lowered: it adds barriers (and
+  // needs every statement list a Block, which normalize_blocks makes).
+  if (!p.run("thread_elements", k, [&] { return lower_thread_elements(k, diags); })) return false;
   // The grid guard is an early return like any other: it must exist before
   // returns are lowered.
   if (options.guard_grid && !p.run("grid_guard", k, [&] { return insert_grid_guard(k), true; })) return false;

@@ -3,8 +3,8 @@
 
 // ---- mslport prelude ----
 
-// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.
-typedef struct { float e[64]; } mslport_simdgroup_float8x8;
+// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major; p[i] is elements 2i, 2i + 1.
+typedef union { float e[64]; float2 p[32]; } mslport_simdgroup_float8x8;
 
 mslport_simdgroup_float8x8 mslport_simdgroup_load_float8x8_global(__global const float* src, ulong stride, ulong2 origin, bool transpose) {
   mslport_simdgroup_float8x8 m;

@@ -7,8 +7,8 @@ uint3 mslport_threadgroup_position_in_grid(uint4 grid) {
   return (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));
 }
 
-// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.
-typedef struct { float e[64]; } mslport_simdgroup_float8x8;
+// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major; p[i] is elements 2i, 2i + 1.
+typedef union { float e[64]; float2 p[32]; } mslport_simdgroup_float8x8;
 
 mslport_simdgroup_float8x8 mslport_simdgroup_filled_float8x8(float v) {
   mslport_simdgroup_float8x8 m;

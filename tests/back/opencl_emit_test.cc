@@ -412,10 +412,29 @@ kernel void k(device const float* a [[buffer(0)]], device float* c [[buffer(1)]]
 }
 )");
   ASSERT_TRUE(o.ok) << o.diags;
-  EXPECT_HAS(o.cl, "typedef struct { float e[64]; } mslport_simdgroup_float8x8;");
+  EXPECT_HAS(o.cl, "typedef union { float e[64]; float2 p[32]; } mslport_simdgroup_float8x8;");
   EXPECT_HAS(o.cl, "m = mslport_simdgroup_load_float8x8_global(a, 8UL, (ulong2)(0UL, 0UL), false);");
   EXPECT_HAS(o.cl, "acc = mslport_simdgroup_multiply_float8x8(m, m);");
   EXPECT_HAS(o.cl, "mslport_simdgroup_store_float8x8_global(acc, c, 8UL, (ulong2)(0UL, 0UL), false);");
+}
+
+// thread_elements() is the union's pair of the lane; the diagonal
+// constructor a helper of its own.
+TEST(OpenClEmit, SimdgroupMatrixThreadElementsAndDiagonal) {
+  Out o = emit_metal(R"(
+kernel void k(device float* c [[buffer(0)]], ushort lane [[thread_index_in_simdgroup]]) {
+  simdgroup_float8x8 m = simdgroup_float8x8(2.0f);
+  m.thread_elements()[1] = float(lane);
+  simdgroup_store(m, c, 8);
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "m = mslport_simdgroup_diagonal_float8x8(2.0f);");
+  EXPECT_HAS(o.cl, "i % 9 == 0 ? v : 0.0f");
+  EXPECT_HAS(
+      o.cl,
+      "m.p[(((lane / 4u) & 4u) + lane / 2u % 4u) * 4u + (((lane / 4u) & 2u) + lane % 2u)].y = (float)(ushort)lane;");
+  EXPECT_HAS(o.cl, "barrier(CLK_LOCAL_MEM_FENCE)");
 }
 
 // Half tiles hold floats rounded to half; their memory is ushort bits.

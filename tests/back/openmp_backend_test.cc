@@ -126,6 +126,38 @@ kernel void tree(device const float* in [[buffer(0)]], device float* out [[buffe
   }
 }
 
+// thread_elements(): lane l owns (r, c) and (r, c + 1) of the tile, with
+// MLX steel's map. Every lane writes its pair, the tile is stored whole (the
+// pass gathers the pairs first), and the tile each SIMD group loaded before
+// the gather's barriers is still its own afterwards.
+TEST(OpenMPBackend, ThreadElementsFollowTheLaneMap) {
+  Compiled c("elems", R"(
+kernel void elems(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
+                  ushort lane [[thread_index_in_simdgroup]], ushort sg [[simdgroup_index_in_threadgroup]]) {
+  simdgroup_float8x8 m, a;
+  simdgroup_load(a, in + sg * 64, 8);
+  m.thread_elements() = float2(lane, float(lane) + 0.5f);
+  simdgroup_store(m, out + sg * 128, 8);
+  simdgroup_store(a, out + sg * 128 + 64, 8);
+}
+)");
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  std::vector<float> in(2 * 64), out(2 * 128, -1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  mslport_args a{};
+  a.buffers[0] = in.data();
+  a.buffers[1] = out.data();
+  ASSERT_EQ(c.run("elems", a, 1, 64), 0);
+  for (int sg = 0; sg < 2; ++sg) {
+    for (int l = 0; l < 32; ++l) {
+      const int q = l / 4, r = (q & 4) + (l / 2) % 4, col = (q & 2) * 2 + (l % 2) * 2;
+      EXPECT_EQ(out[sg * 128 + r * 8 + col], float(l)) << "SIMD group " << sg << ", lane " << l;
+      EXPECT_EQ(out[sg * 128 + r * 8 + col + 1], float(l) + 0.5f) << "SIMD group " << sg << ", lane " << l;
+    }
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(out[sg * 128 + 64 + i], in[sg * 64 + i]) << "SIMD group " << sg;
+  }
+}
+
 TEST(OpenMPBackend, SimdSumInDivergentCodeSumsOnlyActiveLanes) {
   Compiled c("divsum", R"(
 kernel void divsum(device float* out [[buffer(0)]],

@@ -243,6 +243,27 @@ kernel void k(device float* o [[buffer(0)]], threadgroup float* t [[threadgroup(
   EXPECT_EQ(p->k().vars[0].type.kind, ir::Type::Kind::SimdMatrix);
 }
 
+// m.thread_elements() is the tile subscripted by the lane's pair (a vec<T, 2>
+// lvalue; the shared pass thread_elements gives the lane map), and
+// simdgroup_matrix<T, C, R>(T) the diagonal constructor.
+TEST(Expressions, SimdgroupMatrixThreadElementsAndDiagonal) {
+  auto p = parse("elements.metal", R"(
+kernel void k(device half* o [[buffer(0)]]) {
+  simdgroup_half8x8 d = simdgroup_half8x8(1);
+  simdgroup_half8x8 e(0.5h);
+  half2 v = d.thread_elements();
+  e.thread_elements()[1] = v.x;
+  simdgroup_store(e, o);
+}
+)");
+  ASSERT_PARSED(p);
+  EXPECT_EQ(p->init_of("d"), "simdgroup_matrix(cast<half>(1))");
+  EXPECT_EQ(p->init_of("e"), "simdgroup_matrix(0.5h)");
+  EXPECT_EQ(p->init_of("v"), "d[thread_elements()]");
+  std::string printed = ir::print_kernel(*p->m, p->k());
+  EXPECT_NE(printed.find("e[thread_elements()][1] = v.x"), std::string::npos) << printed;
+}
+
 TEST(Expressions, VectorConversionsStructCopiesAndOpenCLKeywordsAsNames) {
   auto p = parse("misc.metal", R"(
 struct S { float a; uint b; };

@@ -24,6 +24,7 @@ ir::Intrinsic matrix_intrinsic(ir::SimdMatrixOpKind op) {
     case ir::SimdMatrixOpKind::Multiply: return Intrinsic::SimdgroupMultiply;
     case ir::SimdMatrixOpKind::MultiplyAccumulate: return Intrinsic::SimdgroupMultiplyAccumulate;
     case ir::SimdMatrixOpKind::Fill: return Intrinsic::MakeFilledSimdgroupMatrix;
+    case ir::SimdMatrixOpKind::Diagonal: return Intrinsic::SimdgroupMatrixDiagonal;
   }
   return Intrinsic::None;
 }

@@ -153,5 +153,25 @@ kernel void k(device Bad& b [[buffer(0)]]) { b.count = 1; }
   EXPECT_FALSE(m && !d.has_errors());
 }
 
+// Packed vectors of every element type are structs named as Metal names the
+// type (C spells `packed_vec<unsigned char, 4>`'s argument in two words), and
+// convert from aligned and packed vectors of another element type.
+TEST(Layout, PackedVectorsAreNamedAsInMetalAndConvertElementTypes) {
+  DiagEngine d;
+  auto m = parse("packed_names.metal", R"(
+struct P { packed_uchar4 c; packed_ushort2 s; packed_uint3 u; packed_ulong2 l; packed_half3 h; packed_float3 f; };
+kernel void k(device P* p [[buffer(0)]]) {
+  p->f = packed_float3(p->h);
+  p->h = packed_half3(float3(p->f) * 2.0f);
+  p->c = packed_uchar4(uint4(p->c) + 1u);
+}
+)",
+                 d);
+  ASSERT_TRUE(m) << first_error(d);
+  for (const char* name : {"packed_uchar4", "packed_ushort2", "packed_uint3", "packed_ulong2"})
+    EXPECT_NE(find_struct(*m, name), nullptr) << name;
+  EXPECT_EQ(m->kernels.size(), 1u);
+}
+
 }  // namespace
 }  // namespace mslport::front

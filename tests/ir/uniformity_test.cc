@@ -64,3 +64,25 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
   ASSERT_EQ(info.loop_level.size(), 1u);
   EXPECT_EQ(info.loop_level.begin()->second, Uniformity::Thread);
 }
+
+// A simdgroup_matrix is its SIMD group's: kept per work-item across a
+// barrier, never one copy for the threadgroup (which the next SIMD group's
+// load would overwrite). Its destination operand is written by the tile
+// operation.
+TEST(Uniformity, SimdgroupMatrixTilesBelongToTheirSimdGroup) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], device const float* in [[buffer(1)]],
+              uint sg [[simdgroup_index_in_threadgroup]]) {
+  simdgroup_float8x8 a, b;
+  simdgroup_load(a, in + sg * 64, 8);
+  b = make_filled_simdgroup_matrix<float, 8, 8>(1.0f);
+  threadgroup_barrier(mem_flags::mem_none);
+  simdgroup_multiply(a, a, b);
+  simdgroup_store(a, out + sg * 64, 8);
+}
+)");
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.vars[find_var(k, "a")], Uniformity::Simdgroup);
+  EXPECT_EQ(info.vars[find_var(k, "b")], Uniformity::Simdgroup);
+}

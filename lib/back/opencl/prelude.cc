@@ -301,12 +301,14 @@ std::string Prelude::narrow_helper(NarrowFloat kind, NarrowConv conv, int width)
 // simdgroup_matrix<float, 8, 8> without sub-groups: every lane of the SIMD
 // group holds the whole matrix (row-major) and computes all of it. Lanes
 // never exchange data, so no barrier is needed, and every lane stores the
-// same values.
+// same values. The union's pairs are thread_elements() (m.p[pair]): a lane
+// that writes its pair changes its own copy, and the shared pass
+// simd_matrix_elements gathers the lanes' pairs before the tile is read whole.
 std::string Prelude::simdgroup_matrix_type() {
   const std::string M = kSimdMatrixType;
   add(M,
-      "// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major.\ntypedef struct { float e[64]; "
-      "} " +
+      "// simdgroup_matrix<float, 8, 8>: each lane holds all 64 elements, row-major; p[i] is elements 2i, 2i + "
+      "1.\ntypedef union { float e[64]; float2 p[32]; } " +
           M + ";\n");
   return M;
 }
@@ -371,6 +373,9 @@ std::string Prelude::simdgroup_matrix_helper(const std::string& op, const std::s
            ";\n"
            "    }\n"
            "  return d;\n}\n";
+  } else if (op == "diagonal") {  // simdgroup_matrix<T, C, R>(T dval)
+    text = M + " " + name + "(float v) {\n  " + M + " m;\n  for (int i = 0; i < 64; ++i) m.e[i] = i % 9 == 0 ? " +
+           rounded("v") + " : 0.0f;\n  return m;\n}\n";
   } else {  // filled
     text = M + " " + name + "(float v) {\n  " + M + " m;\n  for (int i = 0; i < 64; ++i) m.e[i] = " + rounded("v") +
            ";\n  return m;\n}\n";

@@ -366,7 +366,11 @@ class Printer {
         return paren_if(min > kUnary, "(" + t + ")" + expr(*e.args[0], kUnary));
       }
       case K::Bitcast: return "as_" + cl_type_name(m_, e.type) + "(" + expr(*e.args[0], kAssign) + ")";
-      case K::Index: return expr(*e.args[0], kPostfix) + "[" + expr(*e.args[1], kComma) + "]";
+      case K::Index:
+        // A tile's subscript is a lane's pair (thread_elements()): the union's p.
+        if (e.args[0]->type.kind == ir::Type::Kind::SimdMatrix)
+          return expr(*e.args[0], kPostfix) + ".p[" + expr(*e.args[1], kComma) + "]";
+        return expr(*e.args[0], kPostfix) + "[" + expr(*e.args[1], kComma) + "]";
       case K::Member: {
         int si = member_struct_index(e);
         std::string field = si >= 0 ? m_.structs.at(si).fields.at(e.index).name : "?";

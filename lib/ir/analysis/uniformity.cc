@@ -154,6 +154,13 @@ struct Analyzer {
         value = join(value, info.expr(k, *x.args[1]));
       } else if (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op)) {
         target = x.args[0].get();
+      } else if (x.kind == Expr::Kind::SimdMatrixOp && !x.args.empty() &&
+                 (x.matrix_op == SimdMatrixOpKind::Load || x.matrix_op == SimdMatrixOpKind::Multiply ||
+                  x.matrix_op == SimdMatrixOpKind::MultiplyAccumulate)) {
+        // The destination tile holds what its SIMD group loaded or computed:
+        // one SIMD group's tile may differ from another's.
+        target = x.args[0].get();
+        for (size_t i = 1; i < x.args.size(); ++i) value = join(value, info.expr(k, *x.args[i]));
       }
       // Element/field stores into a private variable change the variable.
       while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
@@ -247,6 +254,14 @@ struct Analyzer {
 UniformityInfo analyze_uniformity(const Kernel& k) {
   Analyzer a{k, {}};
   a.info.vars.assign(k.vars.size(), Uniformity::Threadgroup);
+  // A simdgroup_matrix belongs to its SIMD group: another SIMD group's tile
+  // of the same variable may differ, whatever wrote it (a tile operation, or
+  // the sanitizer's call that replaces one).
+  for (size_t v = 0; v < k.vars.size(); ++v) {
+    const Type* t = &k.vars[v].type;
+    while (t->is_array() && t->elem) t = t->elem.get();
+    if (t->kind == Type::Kind::SimdMatrix) a.info.vars[v] = Uniformity::Simdgroup;
+  }
   for (int iter = 0; iter < 32; ++iter) {
     a.changed = false;
     Uniformity loop_exit = Uniformity::Threadgroup, ret_exit = Uniformity::Threadgroup;

@@ -51,8 +51,9 @@ bool raise_simdgroup_matrix(RaiseContext& ctx, ir::Kernel& k) {
     e->kind = ir::Expr::Kind::Call;
     const ir::SimdMatrixOpKind op = e->matrix_op;
     const ir::Type matrix = ir::Type{ir::Type::Kind::SimdMatrix, ir::ScalarKind::Float, 8};
-    if (op == ir::SimdMatrixOpKind::Fill && e->args.size() == 1) {
-      e->spelling = ctx.prelude.simdgroup_matrix_helper("filled", "", format_of(e->type));
+    if ((op == ir::SimdMatrixOpKind::Fill || op == ir::SimdMatrixOpKind::Diagonal) && e->args.size() == 1) {
+      e->spelling = ctx.prelude.simdgroup_matrix_helper(op == ir::SimdMatrixOpKind::Fill ? "filled" : "diagonal", "",
+                                                        format_of(e->type));
       return e;
     }
     if (op == ir::SimdMatrixOpKind::Load || op == ir::SimdMatrixOpKind::Store) {

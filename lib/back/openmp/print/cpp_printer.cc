@@ -122,6 +122,8 @@ std::string CppPrinter::call(const Expr& e, bool wi) {
   if (e.kind == Expr::Kind::SimdMatrixOp) {
     if (e.matrix_op == SimdMatrixOpKind::Fill && e.args.size() == 1)
       return type(e.type) + "::filled(" + expr(*e.args[0], wi) + ")";
+    if (e.matrix_op == SimdMatrixOpKind::Diagonal && e.args.size() == 1)
+      return type(e.type) + "::diagonal(" + expr(*e.args[0], wi) + ")";
   } else {
     // A Metal function: the row of ir/intrinsic_table.def names its C++.
     const std::string cpp = e.intrinsic == Intrinsic::None ? "" : intrinsic_info(e.intrinsic).openmp;

@@ -271,7 +271,9 @@ struct Instrumenter {
     for (auto& a : s->args) tiles(a);
     if (s->mask) tiles(s->mask);
     Expr& e = *s;
-    if (e.kind != Expr::Kind::SimdMatrixOp || e.matrix_op == ir::SimdMatrixOpKind::Fill) return;
+    if (e.kind != Expr::Kind::SimdMatrixOp || e.matrix_op == ir::SimdMatrixOpKind::Fill ||
+        e.matrix_op == ir::SimdMatrixOpKind::Diagonal)
+      return;
     const ir::SourceLoc loc = e.loc;
     std::vector<ExprPtr> args;
     args.push_back(int_lit(sites.site(loc), loc));

@@ -555,9 +555,9 @@ void simdgroup_multiply_accumulate(simdgroup_matrix<TD, N>& d, const simdgroup_m
   simdgroup_matrix<TD, N> r;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
-      float acc = float(c.m[i][j]);
-      for (int k = 0; k < N; ++k) acc += float(a.m[i][k]) * float(b.m[k][j]);
-      r.m[i][j] = TD(acc);
+      float acc = float(c.at(i, j));
+      for (int k = 0; k < N; ++k) acc += float(a.at(i, k)) * float(b.at(k, j));
+      r.at(i, j) = TD(acc);
     }
   d = r;
 }

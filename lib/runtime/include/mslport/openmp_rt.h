@@ -344,13 +344,30 @@ using msl::tanh;
 // group; its operations require SIMD-uniform operands. Here every lane holds
 // the whole matrix and computes the whole result: the same values Metal
 // produces, with no cross-lane traffic (the lanes' copies stay identical).
+// The elements are kept as row-major pairs so that thread_elements(), a
+// lane's two adjacent elements of one row, is a real vec<T, 2> lvalue:
+// m[p] is the pair p (row p / (N / 2), columns 2 (p % (N / 2)) and one on).
+// A lane writing its pair changes its own copy only; the shared pass
+// simd_matrix_elements gathers the lanes' pairs before a tile written that
+// way is multiplied or stored.
 template <class T, int N>
 struct simdgroup_matrix {
-  T m[N][N];
+  vec<T, 2> pairs[N * N / 2];
+  T& at(int i, int j) { return pairs[(i * N + j) / 2][j % 2]; }
+  const T& at(int i, int j) const { return pairs[(i * N + j) / 2][j % 2]; }
+  vec<T, 2>& operator[](uint32_t p) { return pairs[p]; }
+  const vec<T, 2>& operator[](uint32_t p) const { return pairs[p]; }
   static simdgroup_matrix filled(T v) {
     simdgroup_matrix r;
     for (int i = 0; i < N; ++i)
-      for (int j = 0; j < N; ++j) r.m[i][j] = v;
+      for (int j = 0; j < N; ++j) r.at(i, j) = v;
+    return r;
+  }
+  // simdgroup_matrix<T, C, R>(T dval): dval on the diagonal (MSL 6.7.1).
+  static simdgroup_matrix diagonal(T v) {
+    simdgroup_matrix r;
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j) r.at(i, j) = i == j ? v : T(0.0f);
     return r;
   }
 };
@@ -363,7 +380,7 @@ void simdgroup_load(simdgroup_matrix<T, N>& d, const S* src, uint64_t stride, ve
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
-      d.m[i][j] = T(src[r * stride + c]);
+      d.at(i, j) = T(src[r * stride + c]);
     }
 }
 template <class T, int N, class S>
@@ -372,7 +389,7 @@ void simdgroup_store(const simdgroup_matrix<T, N>& a, S* dst, uint64_t stride, v
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
-      dst[r * stride + c] = S(a.m[i][j]);
+      dst[r * stride + c] = S(a.at(i, j));
     }
 }
 template <class T, int N>
@@ -381,9 +398,9 @@ void simdgroup_multiply_accumulate(simdgroup_matrix<T, N>& d, const simdgroup_ma
   simdgroup_matrix<T, N> r;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
-      float acc = float(c.m[i][j]);
-      for (int k = 0; k < N; ++k) acc += float(a.m[i][k]) * float(b.m[k][j]);
-      r.m[i][j] = T(acc);
+      float acc = float(c.at(i, j));
+      for (int k = 0; k < N; ++k) acc += float(a.at(i, k)) * float(b.at(k, j));
+      r.at(i, j) = T(acc);
     }
   d = r;
 }

@@ -297,7 +297,7 @@ class Checker {
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j) {
         uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
-        d.m[i][j] = T(ref(s, Use::Read, id, const_cast<S*>(src) + (r * stride + c), who));
+        d.at(i, j) = T(ref(s, Use::Read, id, const_cast<S*>(src) + (r * stride + c), who));
       }
     passed_tile(s, wi);
   }
@@ -308,7 +308,7 @@ class Checker {
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j) {
         uint64_t r = origin.y + (transpose ? j : i), c = origin.x + (transpose ? i : j);
-        ref(s, Use::Write, id, dst + (r * stride + c), who) = S(a.m[i][j]);
+        ref(s, Use::Write, id, dst + (r * stride + c), who) = S(a.at(i, j));
       }
     passed_tile(s, wi);
   }
