@@ -12,7 +12,7 @@ import numpy as np
 
 from common import U, Case, f32, rng_for, reset_kernel_dir, tol_from_bound, u32
 
-KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors"]
+KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors", "feat_simd_shuffle_fill"]
 
 
 def eighths(rng, shape, lo, hi):
@@ -171,6 +171,97 @@ def sincos_ilogb_vectors(case, desc, n):
     c.save()
 
 
+def fill_shuffle(vals, fills, width, delta, m, down):
+    """MSL 6.9.2 / 6.9.3 shuffle-and-fill over consecutive groups of `width`
+    lanes, in runs of m lanes: lane i of a run takes data from lane
+    i + delta (down) or i - delta (up) of its run, filling from the lane
+    wrapped by m where that leaves the run."""
+    out = np.empty_like(vals)
+    for lane in range(len(vals)):
+        run = lane - lane % m
+        i = lane % m
+        j = i + delta if down else i - delta
+        if 0 <= j < m:
+            out[lane] = vals[run + j]
+        else:
+            out[lane] = fills[run + j - m if down else run + j + m]
+    return out
+
+
+def simd_shuffle_fill(case, desc, n_tg, delta, qdelta):
+    k = "feat_simd_shuffle_fill"
+    rng = rng_for(k, case)
+    n = 64 * n_tg
+    data = f32(rng.integers(1, 1000, size=n))
+    fill = f32(-rng.integers(1, 1000, size=n))
+    # keep: whole runs of 8 lanes, at least one run of each kind.
+    runs = rng.integers(0, 2, size=n // 8)
+    runs[0], runs[1] = 1, 0
+    keep = np.repeat(runs, 8).astype(np.uint32)
+    # on: any lanes; a quad with every lane, one with none, and a SIMD
+    # group with one lane only (lanes 64 .. 95 of the second threadgroup).
+    on = rng.integers(0, 2, size=n).astype(np.uint32)
+    on[0:4], on[4:8] = 1, 0
+    on[64:96] = 0
+    on[64 + 17] = 1
+    vote = rng.integers(0, 2, size=n).astype(np.uint32)
+    d, f = data.astype(np.float64), fill.astype(np.float64)
+
+    out = np.zeros((n, 6))
+    dout0 = f32(np.full((n, 4), -0.5))   # what lanes left out keep
+    dout = dout0.astype(np.float64).copy()
+    sentinel = 0xDEADBEEF
+    masks = np.full((n, 4), sentinel, dtype=np.uint64)
+    for base in range(0, n, 32):
+        s = slice(base, base + 32)
+        out[s, 0] = fill_shuffle(d[s], f[s], 32, delta, 32, True)
+        out[s, 1] = fill_shuffle(d[s], f[s], 32, delta, 32, False)
+        out[s, 2] = fill_shuffle(d[s], f[s], 32, delta, 16, True)
+        out[s, 3] = fill_shuffle(d[s], f[s], 32, delta, 16, False)
+        kept = keep[s] != 0
+        d8 = fill_shuffle(d[s], f[s], 32, 3, 8, True)
+        u8 = fill_shuffle(d[s], f[s], 32, 3, 8, False)
+        dout[base:base + 32, 0] = np.where(kept, d8, dout[s, 0])
+        dout[base:base + 32, 1] = np.where(kept, u8, dout[s, 1])
+        act = on[s] != 0
+        active_bits = sum(1 << l for l in range(32) if act[l])
+        vote_bits = sum(1 << l for l in range(32) if act[l] and vote[base + l])
+        for l in range(32):
+            if act[l]:
+                masks[base + l, 0] = active_bits
+                masks[base + l, 1] = vote_bits
+    for base in range(0, n, 4):
+        s = slice(base, base + 4)
+        out[s, 4] = fill_shuffle(d[s], f[s], 4, qdelta, 4, True)
+        out[s, 5] = fill_shuffle(d[s], f[s], 4, qdelta, 4, False)
+        kept = keep[s] != 0
+        dout[s, 2] = np.where(kept, fill_shuffle(d[s], f[s], 4, 1, 2, True), dout[s, 2])
+        dout[s, 3] = np.where(kept, fill_shuffle(d[s], f[s], 4, qdelta, 4, False), dout[s, 3])
+        act = on[s] != 0
+        active_bits = sum(1 << l for l in range(4) if act[l])
+        vote_bits = sum(1 << l for l in range(4) if act[l] and vote[base + l])
+        for l in range(4):
+            if act[l]:
+                masks[base + l, 2] = active_bits
+                masks[base + l, 3] = vote_bits
+    masks0 = np.full((n, 4), sentinel, dtype=np.uint32)
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "data", data)
+    c.read(1, "fill", fill)
+    c.read(2, "keep", keep)
+    c.read(3, "on", on)
+    c.read(4, "vote", vote)
+    c.read(5, "delta", np.array([delta], dtype=np.uint16))
+    c.read(6, "qdelta", np.array([qdelta], dtype=np.uint16))
+    c.write(7, "out", f32(out.ravel()), 0, 0, "values moved between lanes: exact")
+    c.read_write(8, "dout", dout0.ravel(), f32(dout.ravel()), 0, 0,
+                 "values moved between lanes: exact; lanes left out keep -0.5")
+    c.read_write(9, "masks", masks0.ravel(), masks.astype(np.uint32).ravel(), 0, 0,
+                 "bit masks: exact; lanes left out keep 0xDEADBEEF")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -178,3 +269,6 @@ def generate():
                       "k = 0, dot(Nref, I) = 0, NaN and infinite operands", 70)
     sincos_ilogb_vectors("small", "dispatchThreads 96 in 32-thread groups: float |x| from 2^-20 to 2^10 and 1e-30, "
                          "half from 2^-24 (subnormal) to 65504", 96)
+    simd_shuffle_fill("small", "3 threadgroups of 64, delta 5, quad delta 3; runs of 8 lanes and single lanes left "
+                      "out, a SIMD group with one active lane", 3, 5, 3)
+    simd_shuffle_fill("delta_1", "2 threadgroups of 64, delta 1, quad delta 1", 2, 1, 1)
