@@ -756,7 +756,11 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       // simd_is_first() and quad_is_first() are votes of `true` over the
       // active lanes: every collective has the value it exchanges as its
       // first operand.
-      if ((callee.op == ir::CollectiveOp::SimdIsFirst || callee.op == ir::CollectiveOp::QuadIsFirst) && e->args.empty())
+      // So are simd_ / quad_active_threads_mask(): ballots of `true`.
+      if ((callee.op == ir::CollectiveOp::SimdIsFirst || callee.op == ir::CollectiveOp::QuadIsFirst ||
+           callee.op == ir::CollectiveOp::SimdActiveThreadsMask ||
+           callee.op == ir::CollectiveOp::QuadActiveThreadsMask) &&
+          e->args.empty())
         e->args.push_back(ir::make_bool(true, loc));
       return e;
     }

@@ -132,6 +132,11 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       // The shim's atomic_bool (OpenCL has none of its own).
       if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl))
         return ir::Type::atomic_of(ir::ScalarKind::Bool);
+      // The shim's stand-in for bool2/3/4 (metal_stdlib says why).
+      if (spelling(decl) == "__mslport_bool_vector" && ctx.in_shim(decl)) {
+        if (why) *why = "bool vector type 'bool" + std::to_string(clang_Cursor_getTemplateArgumentValue(decl, 0)) + "'";
+        return std::nullopt;
+      }
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));

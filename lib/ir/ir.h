@@ -153,6 +153,12 @@ enum class CollectiveOp {
   SimdShuffleRotateDown,
   SimdShuffleRotateUp,  // (value, delta), modulo the 32 lanes
   SimdIsFirst,          // () -> bool: the lowest active lane
+  // (data, filling, delta[, modulo]): within runs of modulo lanes (32
+  // without it), data from lane l + delta (l - delta), filling where that
+  // falls past the run's end (before its start), taken modulo the run.
+  SimdShuffleAndFillDown,
+  SimdShuffleAndFillUp,
+  SimdActiveThreadsMask,  // () -> simd_vote (as ulong): simd_ballot(true)
   // Over the 4-lane quads of a SIMD group (lanes 4q .. 4q + 3), with the
   // meaning of the simd_ form within the quad.
   QuadSum,
@@ -177,6 +183,10 @@ enum class CollectiveOp {
   QuadShuffleRotateDown,
   QuadShuffleRotateUp,  // (value, delta), modulo the 4 lanes
   QuadIsFirst,          // () -> bool: the lowest active lane of the quad
+  QuadShuffleAndFillDown,
+  QuadShuffleAndFillUp,   // as the simd_ forms, modulo 2 or 4
+  QuadBallot,             // (bool) -> quad_vote (as uint): 4 bits
+  QuadActiveThreadsMask,  // () -> quad_vote (as uint): quad_ballot(true)
 };
 const char* collective_name(CollectiveOp op);  // Metal spelling
 std::optional<CollectiveOp> collective_from_name(const std::string& name);

@@ -226,6 +226,25 @@ kernel void k(device float* out [[buffer(0)]], device int* io [[buffer(1)]], uin
   EXPECT_LACKS(o.cl, "precise::");
 }
 
+// OpenCL C 1.2 has no reflect, refract or faceforward (GLSL's): prelude
+// helpers; isordered and the vector sincos and ilogb are its own builtins.
+TEST(OpenClEmit, GeometricHelpersAndVectorSincos) {
+  Out o = emit_metal(R"(
+kernel void k(device float4* v [[buffer(0)]], device int4* e [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  float3 a = v[i].xyz, n = v[i + 1].xyz;
+  float3 r = reflect(a, n) + refract(a, n, 1.5f) + faceforward(n, a, a);
+  float4 c;
+  v[i] = sincos(v[i], c) + c + float4(r, isordered(a.x, n.x) ? 1.0f : 0.0f);
+  e[i] = ilogb(c);
+}
+)");
+  ASSERT_TRUE(o.ok) << o.diags;
+  for (const char* s : {"float3 mslport_reflect_float3(float3 i, float3 n) {", "nn = n * rsqrt(dot(n, n));",
+                        "mslport_refract_float3(a, n, 1.5f)", "if (k < 0.0f) return (float3)(0.0f);",
+                        "mslport_faceforward_float3(n, a, a)", "isordered(", "sincos(v[i], &c)", "ilogb(c)"})
+    EXPECT_HAS(o.cl, s);
+}
+
 // OpenCL C 1.2 has component selection but no subscript on vectors (`v[i]`
 // is a Clang extension); feat_vector_subscript runs these forms on both
 // backends against golden outputs.

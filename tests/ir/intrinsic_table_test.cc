@@ -28,7 +28,7 @@ TEST(IntrinsicTable, RowsAreInEnumeratorOrderWithUniqueNames) {
 }
 
 TEST(IntrinsicTable, CollectivesMapToTheirRows) {
-  for (int op = 0; op <= static_cast<int>(CollectiveOp::QuadIsFirst); ++op) {
+  for (int op = 0; op <= static_cast<int>(CollectiveOp::QuadActiveThreadsMask); ++op) {
     auto c = static_cast<CollectiveOp>(op);
     Intrinsic id = collective_intrinsic(c);
     ASSERT_NE(id, Intrinsic::None) << op;

@@ -157,6 +157,33 @@ TEST(OpenMpMath, PrefetchHintsPastTheEndOfABufferDoNotFault) {
   EXPECT_EQ(small[15], 1.0f);
 }
 
+// The shuffle-and-fill examples of MSL 6.9.3 on one quad (data a b c d =
+// 1 2 3 4, filling fa fb fc fd = -1 -2 -3 -4), every lane active.
+TEST(OpenMpRuntime, QuadShuffleAndFillFollowTheSpecificationsExamples) {
+  const float data[4] = {1, 2, 3, 4}, fill[4] = {-1, -2, -3, -4};
+  const bool act[4] = {true, true, true, true};
+  auto run = [&](bool down, uint32_t delta, uint32_t modulo) {
+    const uint32_t d[4] = {delta, delta, delta, delta}, m[4] = {modulo, modulo, modulo, modulo};
+    std::vector<float> out(4);
+    mslport::group_fill(4u, down, data, fill, d, m, act, 4u, out.data());
+    return out;
+  };
+  EXPECT_EQ(run(false, 2, 0), (std::vector<float>{-3, -4, 1, 2}));  // fc fd a b
+  EXPECT_EQ(run(false, 1, 2), (std::vector<float>{-2, 1, -4, 3}));  // fb a fd c
+  EXPECT_EQ(run(true, 2, 0), (std::vector<float>{3, 4, -1, -2}));   // c d fa fb
+  EXPECT_EQ(run(true, 1, 2), (std::vector<float>{2, -1, 4, -3}));   // b fa d fc
+}
+
+// quad_ballot: bit j for lane j of each quad where it is active and true.
+TEST(OpenMpRuntime, QuadBallotSetsTheActiveTrueLanesBits) {
+  const bool in[8] = {true, false, true, true, false, false, false, true};
+  const bool act[8] = {true, true, false, true, false, false, false, false};
+  uint32_t out[8];
+  mslport::group_ballot(4u, in, act, 8u, out);
+  EXPECT_EQ(out[0], 0x9u);  // lanes 0 and 3 (lane 2 is inactive)
+  EXPECT_EQ(out[5], 0x0u);  // an inactive quad
+}
+
 // Dynamic threadgroup memory: the block size is computed in 64 bits (in 32
 // bits, `bytes + 63` wrapped near 2^32 to a 1-line block), and a launch
 // that gives no memory for a [[threadgroup(n)]] argument is an error.

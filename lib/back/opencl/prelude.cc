@@ -402,7 +402,65 @@ std::string Prelude::fract_helper(int width) {
 bool Prelude::is_vote(ir::CollectiveOp op) {
   using Op = ir::CollectiveOp;
   return op == Op::SimdAll || op == Op::SimdAny || op == Op::SimdBallot || op == Op::SimdIsFirst || op == Op::QuadAll ||
-         op == Op::QuadAny || op == Op::QuadIsFirst;
+         op == Op::QuadAny || op == Op::QuadIsFirst || op == Op::SimdActiveThreadsMask || op == Op::QuadBallot ||
+         op == Op::QuadActiveThreadsMask;
+}
+
+bool Prelude::is_fill(ir::CollectiveOp op) {
+  using Op = ir::CollectiveOp;
+  return op == Op::SimdShuffleAndFillDown || op == Op::SimdShuffleAndFillUp || op == Op::QuadShuffleAndFillDown ||
+         op == Op::QuadShuffleAndFillUp;
+}
+
+// simd_ / quad_shuffle_and_fill_down / _up: two values per lane (data,
+// filling) through a scratch that holds one, so two exchange rounds. The
+// group splits into runs of `modulo` lanes (its width where the call gives
+// 0: no modulo); lane i of a run reads data from lane i + delta (i - delta)
+// of its run, filling where that falls past the run's end (before its
+// start), wrapped by the run's width. A source outside the run or past the
+// end of a partial group leaves the lane's own data, as the C++ runtime.
+std::string Prelude::fill_helper(ir::CollectiveOp op, const std::string& value_type) {
+  using Op = ir::CollectiveOp;
+  const bool quad = op >= Op::QuadSum;
+  const bool down = op == Op::SimdShuffleAndFillDown || op == Op::QuadShuffleAndFillDown;
+  const std::string W = quad ? "4u" : "32u";
+  const std::string name = std::string("mslport_") + ir::collective_name(op) + "_" + value_type;
+  if (have_.count(name)) return name;
+  std::string text = "$T " + name +
+                     "($T v, $T f, uint delta, uint modulo, int active, __local uint* scratch, uint4 grid) {\n"
+                     "  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));\n"
+                     "  const uint slot = mslport_simd_slot(grid);\n"
+                     "  __local $T* vals = (__local $T*)scratch;\n"
+                     "  const uint base = slot & ~(" +
+                     W +
+                     " - 1u);\n"
+                     "  const uint end = min(base + " +
+                     W +
+                     ", mslport_threadgroup_thread_count(grid));\n"
+                     "  const uint m = (modulo == 0u || modulo > " +
+                     W + ") ? " + W +
+                     " : modulo;\n"
+                     "  const uint lane = slot - base, i = lane % m, run = base + lane - i;\n"
+                     "  int j = " +
+                     (down ? "(int)(i + delta)" : "(int)i - (int)delta") +
+                     ";\n  const int filled = " + (down ? "j >= (int)m" : "j < 0") + ";\n  if (filled) j " +
+                     (down ? "-=" : "+=") +
+                     " (int)m;\n"
+                     "  const int ok = j >= 0 && j < (int)m && run + (uint)j < end;\n"
+                     "  const uint src = ok ? run + (uint)j : slot;\n"
+                     "  $T r = v;\n"
+                     "  if (slot < n) vals[slot] = v;\n"
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  if (ok && !filled) r = vals[src];\n"
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  if (slot < n) vals[slot] = f;\n"
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  if (ok && filled) r = vals[src];\n"
+                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  return r;\n"
+                     "}\n";
+  add(name, replace_all(text, "$T", value_type), {"mslport_simd_slot", "mslport_threadgroup_thread_count"});
+  return name;
 }
 
 std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float) {
@@ -514,7 +572,17 @@ std::string Prelude::simd_helper(ir::CollectiveOp op, const std::string& value_t
                  : "  int r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r = 1;\n";
       break;
     }
+    case Op::QuadBallot:
+    case Op::QuadActiveThreadsMask:
+      ret = "uint";
+      body = "  uint r = 0u;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1u << (i - base);\n";
+      break;
+    case Op::SimdShuffleAndFillDown:
+    case Op::SimdShuffleAndFillUp:
+    case Op::QuadShuffleAndFillDown:
+    case Op::QuadShuffleAndFillUp: return fill_helper(op, value_type);
     case Op::SimdBallot:
+    case Op::SimdActiveThreadsMask:
       ret = "ulong";
       body =
           "  ulong r = 0;\n  for (uint i = base; i < end; ++i)\n    if (act[i] && vals[i]) r |= 1ul << (i - base);\n";

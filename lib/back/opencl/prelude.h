@@ -29,9 +29,12 @@ class Prelude {
   // raising: never bool, half or bfloat; bool votes use "int"). `is_float`
   // picks fmin/fmax over min/max. Returns the helper's name.
   std::string simd_helper(ir::CollectiveOp op, const std::string& value_type, bool is_float);
-  // Collectives of bools (all, any, ballot, is_first): their helpers take
-  // and combine ints.
+  // Collectives of bools (all, any, ballots, is_first, active-thread
+  // masks): their helpers take and combine ints.
   static bool is_vote(ir::CollectiveOp op);
+  // simd_ / quad_shuffle_and_fill_*: (data, filling, delta, modulo), the
+  // modulo 0 where the call has none.
+  static bool is_fill(ir::CollectiveOp op);
   // Conversion for `width` lanes (1 = scalar). Returns the helper's name.
   std::string narrow_helper(NarrowFloat kind, NarrowConv conv, int width);
   // simdgroup_matrix<T, 8, 8> helpers (raise/simdgroup_matrix.cc): `op` is
@@ -74,6 +77,7 @@ class Prelude {
   // NVIDIA warp-shuffle path of a SIMD-group helper (under #ifdef
   // MSLPORT_NV_SHFL, taken when mslport_nv_warps holds), or "" for value
   // types it does not handle (they keep the emulation everywhere).
+  std::string fill_helper(ir::CollectiveOp op, const std::string& value_type);
   std::string nv_simd_fast_path(ir::CollectiveOp op, const std::string& value_type, bool is_float);
   // Defines mslport_nv_shfl_{idx,bfly,up}_T; returns the item's name.
   std::string nv_shuffle_helper(const std::string& value_type);

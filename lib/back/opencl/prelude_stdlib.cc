@@ -107,6 +107,29 @@ std::string Prelude::stdlib_helper(ir::Intrinsic id, const std::string& type) {
       body =
           l.elem + " " + name + "(" + T + " x, " + T + " y) {\n  const " + T + " d = x - y;\n  return dot(d, d);\n}\n";
       break;
+    // The geometric functions OpenCL C lacks (GLSL's, as MSL 6.8 defines
+    // them); half arrives here as float, computed in float like the C++.
+    case I::Faceforward:
+      if (bits) return "";
+      name = "mslport_faceforward_" + T;
+      body = T + " " + name + "(" + T + " n, " + T + " i, " + T + " nref) { return dot(nref, i) < 0.0f ? n : -n; }\n";
+      break;
+    case I::Reflect:
+      if (bits) return "";
+      // MSL 6.8 normalises n first.
+      name = "mslport_reflect_" + T;
+      body = T + " " + name + "(" + T + " i, " + T + " n) {\n  const " + T +
+             " nn = n * rsqrt(dot(n, n));\n  return i - (2.0f * dot(nn, i)) * nn;\n}\n";
+      break;
+    case I::Refract:
+      if (bits) return "";
+      // The zero vector on total internal reflection (k < 0).
+      name = "mslport_refract_" + T;
+      body = T + " " + name + "(" + T + " i, " + T + " n, " + l.elem +
+             " eta) {\n  const float d = dot(n, i);\n  const float k = 1.0f - eta * eta * (1.0f - d * d);\n"
+             "  if (k < 0.0f) return (" +
+             T + ")(0.0f);\n  return eta * i - (eta * d + sqrt(k)) * n;\n}\n";
+      break;
     default: return "";
   }
   add(name, "// Metal's " + std::string(ir::intrinsic_info(id).name) + ".\n" + body);

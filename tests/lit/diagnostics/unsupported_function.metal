@@ -6,6 +6,6 @@ using namespace metal;
 kernel void k(device atomic_uint* c [[buffer(0)]], device float* o [[buffer(1)]]) {
   // CHECK: unsupported_function.metal:[[@LINE+1]]:36: error: a memory order other than memory_order_relaxed for 'atomic_fetch_add_explicit' is not supported yet
   atomic_fetch_add_explicit(c, 1u, memory_order_seq_cst);
-  // CHECK: unsupported_function.metal:[[@LINE+1]]:10: error: Metal function 'simd_shuffle_and_fill_up' is not supported yet
-  o[0] = simd_shuffle_and_fill_up(o[1], o[2], 1);
+  // CHECK: unsupported_function.metal:[[@LINE+1]]:10: error: Metal function 'quad_is_helper_thread' is not supported yet
+  o[0] = quad_is_helper_thread() ? 1.0f : 0.0f;
 }

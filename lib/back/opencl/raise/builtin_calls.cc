@@ -131,7 +131,10 @@ bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl) {
       case Intrinsic::Median3:
       case Intrinsic::Fmedian3:
       case Intrinsic::LengthSquared:
-      case Intrinsic::DistanceSquared: {
+      case Intrinsic::DistanceSquared:
+      case Intrinsic::Faceforward:
+      case Intrinsic::Reflect:
+      case Intrinsic::Refract: {
         const ir::Type& t = e->args[0]->type;
         std::string helper = ctx.prelude.stdlib_helper(e->intrinsic, cl_type_name(ctx.module, t));
         if (helper.empty()) return fail();

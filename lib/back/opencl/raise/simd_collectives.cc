@@ -72,6 +72,8 @@ void raise_simd_collectives(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
         a = std::move(c);
       }
     }
+    if (Prelude::is_fill(op) && args.size() == 3)  // no modulo: the group's width
+      args.push_back(ir::make_int(ir::Type::scalar_of(ir::ScalarKind::UInt), 0, e->loc));
     args.push_back(e->mask ? std::move(e->mask) : ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 1, e->loc));
     args.push_back(ir::make_var_ref(k, scratch, e->loc));
     args.push_back(ir::make_var_ref(k, cl.grid_var, e->loc));

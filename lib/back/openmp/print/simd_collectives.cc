@@ -17,15 +17,31 @@ void BodyPrinter::collective(const TgNode& n) {
   state_members_.push_back("bool " + v + "_act[mslport::kMaxThreads];");
   state_members_.push_back(vt + " " + v + "_in[mslport::kMaxThreads];");
   state_members_.push_back(rt + " " + v + "_out[mslport::kMaxThreads];");
-  bool has_arg = c.args.size() > 1;
+  // The fill shuffles exchange two values (data, filling) and take a delta
+  // and a modulo (the group's width where the call gives none).
+  const bool fill = c.collective_op == CollectiveOp::SimdShuffleAndFillDown ||
+                    c.collective_op == CollectiveOp::SimdShuffleAndFillUp ||
+                    c.collective_op == CollectiveOp::QuadShuffleAndFillDown ||
+                    c.collective_op == CollectiveOp::QuadShuffleAndFillUp;
+  bool has_arg = fill || c.args.size() > 1;
   if (has_arg) state_members_.push_back("uint32_t " + v + "_arg[mslport::kMaxThreads];");
+  if (fill) {
+    state_members_.push_back(vt + " " + v + "_fill[mslport::kMaxThreads];");
+    state_members_.push_back("uint32_t " + v + "_mod[mslport::kMaxThreads];");
+  }
   line("// " + std::string(ir::collective_name(c.collective_op)) + " at " + comment_text(loc_string(c.loc)) +
        ": combines the active lanes of each 32-lane SIMD group");
   open_loop(n.gather, Scope{});
   line("const bool act = " + (c.mask ? ex(*c.mask, true) : std::string("true")) + ";");
   line("st." + v + "_act[wi] = act;");
   std::string args = "st." + v + "_in[wi] = " + ex(*c.args[0], true) + ";";
-  if (has_arg) args += " st." + v + "_arg[wi] = uint32_t(" + ex(*c.args[1], true) + ");";
+  if (fill) {
+    args += " st." + v + "_fill[wi] = " + ex(*c.args[1], true) + "; st." + v + "_arg[wi] = uint32_t(" +
+            ex(*c.args[2], true) + "); st." + v + "_mod[wi] = uint32_t(" +
+            (c.args.size() > 3 ? ex(*c.args[3], true) : std::string("0")) + ");";
+  } else if (has_arg) {
+    args += " st." + v + "_arg[wi] = uint32_t(" + ex(*c.args[1], true) + ");";
+  }
   line("if (act) { " + args + " }");
   close_loop(n.gather);
   std::string in = "st." + v + "_in", act = "st." + v + "_act", out = "st." + v + "_out", arg = "st." + v + "_arg";
@@ -85,6 +101,25 @@ void BodyPrinter::collective(const TgNode& n) {
       line(std::string("mslport::group_rotate(mslport::kSimdWidth, ") +
            (c.collective_op == CollectiveOp::SimdShuffleRotateDown ? "true" : "false") + ", " + in + ", " + arg + ", " +
            act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::SimdShuffleAndFillDown:
+    case CollectiveOp::SimdShuffleAndFillUp:
+    case CollectiveOp::QuadShuffleAndFillDown:
+    case CollectiveOp::QuadShuffleAndFillUp: {
+      const bool quad = c.collective_op >= CollectiveOp::QuadSum;
+      const bool down = c.collective_op == CollectiveOp::SimdShuffleAndFillDown ||
+                        c.collective_op == CollectiveOp::QuadShuffleAndFillDown;
+      line(std::string("mslport::group_fill(") + (quad ? "4u" : "mslport::kSimdWidth") + ", " +
+           (down ? "true" : "false") + ", " + in + ", st." + v + "_fill, " + arg + ", st." + v + "_mod, " + act +
+           ", nthreads, " + out + ");");
+      break;
+    }
+    case CollectiveOp::SimdActiveThreadsMask:
+      line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
+      break;
+    case CollectiveOp::QuadBallot:
+    case CollectiveOp::QuadActiveThreadsMask:
+      line("mslport::group_ballot(4u, " + in + ", " + act + ", nthreads, " + out + ");");
       break;
     case CollectiveOp::SimdIsFirst:
       line("mslport::group_is_first(mslport::kSimdWidth, " + act + ", nthreads, " + out + ");");

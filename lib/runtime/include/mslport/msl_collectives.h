@@ -90,6 +90,43 @@ inline void group_vote(uint32_t width, bool all, const bool* in, const bool* act
     for (uint32_t l = base; l < end; ++l) out[l] = acc;
   }
 }
+// simd_ / quad_ballot and _active_threads_mask (a ballot of true): bit j
+// for lane j of the group where it is active and its value is true.
+template <class B>
+void group_ballot(uint32_t width, const bool* in, const bool* act, uint32_t n, B* out) {
+  for (uint32_t base = 0; base < n; base += width) {
+    const uint32_t end = std::min(n, base + width);
+    B bits = 0;
+    for (uint32_t l = base; l < end; ++l)
+      if (act[l] && in[l]) bits |= B(1) << (l - base);
+    for (uint32_t l = base; l < end; ++l) out[l] = bits;
+  }
+}
+// simd_ / quad_shuffle_and_fill_down / _up (MSL 6.9.2, 6.9.3): the group
+// splits into runs of mod[] lanes (its width without a modulo); lane i of a
+// run reads data from lane i + delta (i - delta) of its run, and where that
+// is past the run's end (before its start), filling from lane i + delta -
+// mod (i - delta + mod). A source outside the run (delta beyond the modulo,
+// which Metal leaves undefined) or past the end of a partial group leaves
+// the lane's own data.
+template <class T>
+void group_fill(uint32_t width, bool down, const T* in, const T* fill, const uint32_t* delta, const uint32_t* mod,
+                const bool* act, uint32_t n, T* out) {
+  for (uint32_t base = 0; base < n; base += width) {
+    const uint32_t end = std::min(n, base + width);
+    for (uint32_t l = base; l < end; ++l) {
+      if (!act[l]) continue;
+      const uint32_t m = mod[l] == 0 || mod[l] > width ? width : mod[l];
+      const uint32_t lane = l - base, run = base + lane - lane % m;
+      const int64_t i = lane % m, d = delta[l];
+      int64_t j = down ? i + d : i - d;
+      const bool filled = down ? j >= int64_t(m) : j < 0;
+      if (filled) j += down ? -int64_t(m) : int64_t(m);
+      const bool ok = j >= 0 && j < int64_t(m) && run + j < end;
+      out[l] = !ok ? in[l] : filled ? fill[run + j] : in[run + j];
+    }
+  }
+}
 // simd_ / quad_is_first: true in the lowest active lane of each group.
 inline void group_is_first(uint32_t width, const bool* act, uint32_t n, bool* out) {
   for (uint32_t base = 0; base < n; base += width) {

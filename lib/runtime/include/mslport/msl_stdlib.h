@@ -206,12 +206,38 @@ T frexp(T x, int32_t& e) {
   e = int32_t(ex);
   return m;
 }
-// sincos: the sine, the cosine through `c`.
+// sincos: the sine, the cosine through `c`; half in float, rounded once;
+// vectors lane by lane.
 inline float sincos(float x, float& c) {
   c = std::cos(x);
   return std::sin(x);
 }
+template <class T, detail::if_narrow<T> = 0>
+T sincos(T x, T& c) {
+  float cf = 0.0f;
+  const float s = sincos(float(x), cf);
+  c = T(cf);
+  return T(s);
+}
+template <class T, int N>
+vec<T, N> sincos(const vec<T, N>& x, vec<T, N>& c) {
+  vec<T, N> s;
+  for (int i = 0; i < N; ++i) s[i] = sincos(x[i], c[i]);
+  return s;
+}
+// ilogb: the unbiased exponent; half's values are floats exactly, with the
+// same exponents (a subnormal half is a normal float: its own exponent).
 inline int32_t ilogb(float x) { return int32_t(std::ilogb(x)); }
+template <class T, detail::if_narrow<T> = 0>
+int32_t ilogb(T x) {
+  return ilogb(float(x));
+}
+template <class T, int N>
+vec<int32_t, N> ilogb(const vec<T, N>& x) {
+  vec<int32_t, N> r;
+  for (int i = 0; i < N; ++i) r[i] = ilogb(x[i]);
+  return r;
+}
 template <class T, detail::if_float<T> = 0>
 T modf(T x, T& whole) {
   float w = 0.0f;
@@ -483,6 +509,16 @@ bool signbit(T x) {
   return std::signbit(float(x));
 }
 
+// isordered / isunordered: Metal's (x == x) && (y == y) and its negation.
+template <class T, detail::if_float<T> = 0>
+bool isordered(T x, T y) {
+  return !std::isnan(float(x)) && !std::isnan(float(y));
+}
+template <class T, detail::if_float<T> = 0>
+bool isunordered(T x, T y) {
+  return std::isnan(float(x)) || std::isnan(float(y));
+}
+
 // ---- geometric ---------------------------------------------------------------
 template <class T>
 vec<T, 3> cross(const vec<T, 3>& a, const vec<T, 3>& b) {
@@ -509,6 +545,55 @@ vec<T, N> normalize(const vec<T, N>& x) {
   const float inv = 1.0f / std::sqrt(float(dot(x, x)));
   vec<T, N> r;
   for (int i = 0; i < N; ++i) r[i] = T(float(x[i]) * inv);
+  return r;
+}
+// faceforward, reflect and refract (MSL 6.8) compute in float, half lanes
+// rounded once at the end: within Metal's half precision, and the same
+// values as the OpenCL backend, which computes half in float too.
+namespace detail {
+template <class T, int N>
+float dot_f(const vec<T, N>& a, const vec<T, N>& b) {
+  float s = 0.0f;
+  for (int k = 0; k < N; ++k) s += float(a[k]) * float(b[k]);
+  return s;
+}
+}  // namespace detail
+// faceforward(n, i, nref): n where dot(nref, i) < 0, else -n.
+template <class T, int N>
+vec<T, N> faceforward(const vec<T, N>& n, const vec<T, N>& i, const vec<T, N>& nref) {
+  const bool keep = detail::dot_f(nref, i) < 0.0f;
+  vec<T, N> r;
+  for (int k = 0; k < N; ++k) r[k] = keep ? n[k] : T(-float(n[k]));
+  return r;
+}
+// reflect(i, n): i - 2 dot(nn, i) nn with nn = normalize(n), as MSL 6.8
+// defines it (it normalises n itself).
+template <class T, int N>
+vec<T, N> reflect(const vec<T, N>& i, const vec<T, N>& n) {
+  const float inv = 1.0f / std::sqrt(detail::dot_f(n, n));
+  float nn[N], d = 0.0f;
+  for (int k = 0; k < N; ++k) {
+    nn[k] = float(n[k]) * inv;
+    d += nn[k] * float(i[k]);
+  }
+  vec<T, N> r;
+  for (int k = 0; k < N; ++k) r[k] = T(float(i[k]) - 2.0f * d * nn[k]);
+  return r;
+}
+// refract(i, n, eta): with k = 1 - eta^2 (1 - dot(n, i)^2), the zero vector
+// where k < 0 (total internal reflection), else eta i - (eta dot(n, i) +
+// sqrt(k)) n.
+template <class T, int N, class E>
+vec<T, N> refract(const vec<T, N>& i, const vec<T, N>& n, E eta_t) {
+  const float eta = float(eta_t), d = detail::dot_f(n, i);
+  const float k = 1.0f - eta * eta * (1.0f - d * d);
+  vec<T, N> r;
+  if (k < 0.0f) {
+    for (int c = 0; c < N; ++c) r[c] = T(0.0f);
+    return r;
+  }
+  const float s = eta * d + std::sqrt(k);
+  for (int c = 0; c < N; ++c) r[c] = T(eta * float(i[c]) - s * float(n[c]));
   return r;
 }
 template <class T, detail::if_float<T> = 0>
