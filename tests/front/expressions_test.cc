@@ -257,9 +257,9 @@ kernel void k(device half* o [[buffer(0)]]) {
 }
 )");
   ASSERT_PARSED(p);
-  EXPECT_EQ(p->init_of("d"), "simdgroup_matrix(cast<half>(1))");
-  EXPECT_EQ(p->init_of("e"), "simdgroup_matrix(0.5h)");
-  EXPECT_EQ(p->init_of("v"), "d[thread_elements()]");
+  EXPECT_EQ(init_of(*p->m, "d"), "simdgroup_matrix(cast<half>(1))");
+  EXPECT_EQ(init_of(*p->m, "e"), "simdgroup_matrix(0.5h)");
+  EXPECT_EQ(init_of(*p->m, "v"), "d[thread_elements()]");
   std::string printed = ir::print_kernel(*p->m, p->k());
   EXPECT_NE(printed.find("e[thread_elements()][1] = v.x"), std::string::npos) << printed;
 }
