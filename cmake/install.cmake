@@ -3,6 +3,7 @@
 #   PREFIX/bin/mslport, mslport-run
 #   PREFIX/include/mslport/          the runtime headers (host.h, kernel_abi.h, openmp_rt.h, ...)
 #   PREFIX/share/mslport/            the Metal parse shims, the Python module, the plot script
+#   PREFIX/share/man/man1/mslport.1  the manual page (tool/CMakeLists.txt makes it from the help)
 #   PREFIX/lib/cmake/mslport/        find_package(mslport): mslport::mslport, mslport::headers,
 #                                    mslport_translate()
 #
@@ -16,6 +17,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/lib/front/metal_include DESTINATION share/
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/mslport_golden DESTINATION share/mslport/python
         PATTERN __pycache__ EXCLUDE)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/plot_bench.py DESTINATION share/mslport)
+install(FILES ${CMAKE_BINARY_DIR}/mslport.1 DESTINATION share/man/man1)
 
 # One template, two packages: the installed one finds everything relative to
 # itself; the build tree's (build/lib/cmake/mslport, so that

@@ -18,6 +18,7 @@ grep -q '^Depends: .*\(clang-19\|g++\)' "$work/control" || { echo "FAIL: no comp
 dpkg-deb -c "$deb" > "$work/contents"
 for f in ./usr/bin/mslport ./usr/bin/mslport-run ./usr/include/mslport/host.h ./usr/include/mslport/openmp_rt.h \
          ./usr/share/mslport/metal_include/metal_stdlib ./usr/share/mslport/python/mslport_golden/__init__.py \
+         ./usr/share/man/man1/mslport.1 \
          ./usr/lib/cmake/mslport/mslportConfig.cmake ./usr/lib/cmake/mslport/mslportTranslate.cmake; do
   grep -q " $f\$" "$work/contents" || { echo "FAIL: $f is not in the package"; exit 1; }
 done

@@ -15,7 +15,7 @@ cmake --install "$build" --prefix "$prefix" --strip > "$work/install.log"
 
 for f in bin/mslport bin/mslport-run include/mslport/host.h include/mslport/kernel_abi.h include/mslport/openmp_rt.h \
          share/mslport/metal_include/metal_stdlib share/mslport/python/mslport_golden/__init__.py \
-         share/mslport/plot_bench.py lib/cmake/mslport/mslportConfig.cmake \
+         share/mslport/plot_bench.py share/man/man1/mslport.1 lib/cmake/mslport/mslportConfig.cmake \
          lib/cmake/mslport/mslportConfigVersion.cmake lib/cmake/mslport/mslportTranslate.cmake; do
   [ -f "$prefix/$f" ] || { echo "FAIL: $f was not installed"; exit 1; }
 done
