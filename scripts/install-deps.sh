@@ -15,6 +15,7 @@ PACKAGES=(
   python3-numpy                    # golden/gen: float64 reference implementations
   python3-matplotlib               # mslport bench --plot
   libjansson-dev                   # examples/host: the OpenCL host reads NAME.bindings.json
+  bindgen rustc                    # tests: the emitted headers bind from Rust (bindgen)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
