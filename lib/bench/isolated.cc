@@ -254,10 +254,8 @@ BenchReport merge_rounds(const std::vector<BenchReport>& parts, int rounds) {
         it = row_at.find(key);
       }
       BenchRow& r = out.rows[it->second];
-      // A worker that ran one round gives that round's median; one that took
-      // turns ran them all and gives each round's.
-      if (row.round_ms.empty()) r.round_ms.push_back(row.ms);
-      else r.round_ms.insert(r.round_ms.end(), row.round_ms.begin(), row.round_ms.end());
+      // A worker runs one round: its row's median is that round's.
+      r.round_ms.push_back(row.ms);
       r.launch_ms.insert(r.launch_ms.end(), row.launch_ms.begin(), row.launch_ms.end());
     }
   }
@@ -390,7 +388,7 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
     std::string names;
     for (const auto& t : targets) names += (names.empty() ? "" : " and ") + t;
     progress(tag + ": " + names + ", a worker process each, taking turns");
-    std::vector<TurnOutcome> outcomes = run_taking_turns(workers, base.kernels);
+    std::vector<ProcessResult> outcomes = run_taking_turns(workers, base.kernels);
     for (size_t i = 0; i < workers.size(); ++i) {
       std::string log, text, err;
       read_file(stems[i] + ".log", &log);

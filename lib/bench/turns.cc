@@ -80,23 +80,14 @@ bool wait_for_turn(int from_coordinator, int to_coordinator, const TurnStep& ste
   }
 }
 
-std::string TurnOutcome::describe() const {
-  if (!started) return "could not run: " + error;
-  if (signal) {
-    const char* d = strsignal(signal);
-    return "signal " + std::to_string(signal) + (d ? std::string(" (") + d + ")" : "");
-  }
-  return "exit " + std::to_string(exit_code);
-}
-
-std::vector<TurnOutcome> run_taking_turns(const std::vector<TurnWorker>& workers,
-                                          const std::vector<std::string>& kernel_order) {
+std::vector<ProcessResult> run_taking_turns(const std::vector<TurnWorker>& workers,
+                                            const std::vector<std::string>& kernel_order) {
   struct Running {
     pid_t pid = -1;
     int turns_w = -1;  // the coordinator writes a byte: your turn
     int steps_r = -1;  // the coordinator reads the worker's next step
   };
-  std::vector<TurnOutcome> out(workers.size());
+  std::vector<ProcessResult> out(workers.size());
   std::vector<Running> run(workers.size());
   // A worker that dies leaves a pipe without a reader: a write to it must
   // fail, not end the coordinator.

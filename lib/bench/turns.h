@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "support/subprocess.h"
+
 namespace mslport::bench {
 
 // One step of a worker's run, in the order run_bench takes them: the roofs
@@ -47,19 +49,11 @@ struct TurnWorker {
   std::string log_path;           // its standard output and error
 };
 
-struct TurnOutcome {
-  bool started = false;
-  int exit_code = -1;  // when it exited normally
-  int signal = 0;
-  std::string error;  // why it could not start
-  bool ok() const { return started && signal == 0 && exit_code == 0; }
-  std::string describe() const;
-};
-
 // Starts every worker at once (each with argv + the numbers of its two
 // descriptors: the one it reads turns from, the one it announces steps on),
-// gives the turns until all have finished, and waits for them.
-std::vector<TurnOutcome> run_taking_turns(const std::vector<TurnWorker>& workers,
-                                          const std::vector<std::string>& kernel_order);
+// gives the turns until all have finished, and waits for them. Each result's
+// output is empty: it is in the worker's log_path.
+std::vector<ProcessResult> run_taking_turns(const std::vector<TurnWorker>& workers,
+                                            const std::vector<std::string>& kernel_order);
 
 }  // namespace mslport::bench
