@@ -100,8 +100,4 @@ size_t complete_vector_initializers(std::string* text, const std::vector<ShortVe
   return inserts.size();
 }
 
-bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
-  return complete_vector_initializers(text, {ShortVectorInitializer{nullptr, brace_offset, missing}}) == 1;
-}
-
 }  // namespace mslport::front

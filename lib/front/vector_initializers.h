@@ -40,8 +40,4 @@ std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit 
 // lexed once, however many lists it has.
 size_t complete_vector_initializers(std::string* text, const std::vector<ShortVectorInitializer>& lists);
 
-// The same for one list. False (and `text` unchanged) when there is no `{`
-// at `brace_offset` or it has no matching `}`.
-bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing);
-
 }  // namespace mslport::front

@@ -13,6 +13,11 @@ namespace {
 
 using testing::init_of;
 
+// One list, through the many-list entry point parse_metal uses.
+bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
+  return complete_vector_initializers(text, {ShortVectorInitializer{nullptr, brace_offset, missing}}) == 1;
+}
+
 std::string completed(std::string text, unsigned missing) {
   unsigned at = (unsigned)text.find('{');
   if (!complete_vector_initializer(&text, at, missing)) return "<unchanged: " + text + ">";
