@@ -85,12 +85,7 @@ void localize_written_params(ir::Kernel& k, const ir::Module* m) {
     // A constant reference parameter is an object in the constant space:
     // writing it is clang's error, so only values and pointers get here.
     int v = ir::add_var(k, param.name + "_local", t, param.loc);
-    auto ref = std::make_unique<ir::Expr>();
-    ref->kind = ir::Expr::Kind::ParamRef;
-    ref->type = t;
-    ref->index = p;
-    ref->loc = param.loc;
-    decls.push_back(ir::make_decl(v, std::move(ref), param.loc));
+    decls.push_back(ir::make_decl(v, ir::make_param_ref(k, p, param.loc), param.loc));
     var_of[p] = v;
   }
   ir::walk_stmts_mut(*k.body, [&](ir::Stmt& s) {

@@ -417,6 +417,14 @@ ExprPtr make_var_ref(const Kernel& k, int var, SourceLoc loc) {
   e->loc = std::move(loc);
   return e;
 }
+ExprPtr make_param_ref(const Kernel& k, int param, SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::ParamRef;
+  e->type = k.params.at(param).type;
+  e->index = param;
+  e->loc = std::move(loc);
+  return e;
+}
 ExprPtr make_binary(BinaryOp op, Type t, ExprPtr a, ExprPtr b, SourceLoc loc) {
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::Binary;

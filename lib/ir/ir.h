@@ -457,6 +457,7 @@ std::string type_name(const Module& m, const Type& t);
 ExprPtr make_int(Type t, int64_t v, SourceLoc loc = {});
 ExprPtr make_bool(bool v, SourceLoc loc = {});
 ExprPtr make_var_ref(const Kernel& k, int var, SourceLoc loc = {});
+ExprPtr make_param_ref(const Kernel& k, int param, SourceLoc loc = {});
 ExprPtr make_binary(BinaryOp op, Type t, ExprPtr a, ExprPtr b, SourceLoc loc = {});
 ExprPtr make_unary(UnaryOp op, Type t, ExprPtr a, SourceLoc loc = {});
 ExprPtr make_assign(ExprPtr lhs, ExprPtr rhs, SourceLoc loc = {});

@@ -42,19 +42,10 @@ int builtin_param(Kernel& k, BuiltinId b, const char* name) {
   return (int)k.params.size() - 1;
 }
 
-ExprPtr param_ref(const Kernel& k, int index, SourceLoc loc) {
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::ParamRef;
-  e->type = k.params[index].type;
-  e->index = index;
-  e->loc = loc;
-  return e;
-}
-
 // The lane's pair index: MLX steel's BaseMMAFrag coordinates (row, col) of
 // the lane's first element, as a row-major pair number.
 ExprPtr lane_pair(const Kernel& k, int lane, SourceLoc loc) {
-  auto l = [&] { return param_ref(k, lane, loc); };
+  auto l = [&] { return make_param_ref(k, lane, loc); };
   ExprPtr q = ubin(BinaryOp::Div, l(), uint_lit(4, loc));
   ExprPtr row = ubin(BinaryOp::Add, ubin(BinaryOp::BitAnd, q->clone(), uint_lit(4, loc)),
                      ubin(BinaryOp::Rem, ubin(BinaryOp::Div, l(), uint_lit(2, loc)), uint_lit(4, loc)));
@@ -244,7 +235,7 @@ class Lowering {
       e->loc = loc;
       return e;
     };
-    auto base = [&] { return ubin(BinaryOp::Mul, param_ref(k_, sg_, loc), uint_lit(64, loc)); };
+    auto base = [&] { return ubin(BinaryOp::Mul, make_param_ref(k_, sg_, loc), uint_lit(64, loc)); };
     out.push_back(barrier(loc));
     for (int i = 0; i < 2; ++i) {
       // exchange[sg * 64 + 2 * pair + i] = tile[pair][i]
