@@ -590,6 +590,20 @@ bool field_path(const ir::Module& m, int si, const std::string& name, std::vecto
   return false;
 }
 
+ir::ExprPtr member_chain(const ir::Module& m, ir::ExprPtr base, const std::vector<int>& path,
+                         const ir::SourceLoc& loc) {
+  for (int index : path) {
+    const bool arrow = base->type.is_pointer();
+    const int si = arrow ? base->type.elem->struct_index : base->type.struct_index;
+    auto e = make(ir::Expr::Kind::Member, m.structs[si].fields[index].type, loc);
+    e->arrow = arrow;
+    e->index = index;
+    e->args.push_back(std::move(base));
+    base = std::move(e);
+  }
+  return base;
+}
+
 ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   CXCursor field = clang_getCursorReferenced(c);
   auto ch = expr_children(c);
@@ -623,15 +637,8 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
     ctx_.error(c, "no field '" + fname + "' in struct '" + ctx_.module.structs[st->struct_index].name + "'");
     return nullptr;
   }
-  for (size_t i = 0; i < path.size(); ++i) {
-    int si = base->type.is_pointer() ? base->type.elem->struct_index : base->type.struct_index;
-    const ir::Type& ft = ctx_.module.structs[si].fields[path[i]].type;
-    auto e = make(ir::Expr::Kind::Member, i + 1 == path.size() ? *t : ft, ctx_.loc(c));
-    e->arrow = base->type.is_pointer();
-    e->index = path[i];
-    e->args.push_back(std::move(base));
-    base = std::move(e);
-  }
+  base = member_chain(ctx_.module, std::move(base), path, ctx_.loc(c));
+  base->type = *t;  // the expression's type as clang gives it
   return base;
 }
 

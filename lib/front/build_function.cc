@@ -253,16 +253,7 @@ ir::StmtPtr construct_body(FrontContext& ctx, FunctionBuilder& b, ir::Function& 
       ctx.error(at, "no field '" + field + "' in struct '" + sd.name + "'");
       return;
     }
-    ir::ExprPtr target = self_ref();
-    for (int index : path) {
-      auto m = std::make_unique<ir::Expr>();
-      m->kind = ir::Expr::Kind::Member;
-      m->type = ctx.module.structs[target->type.struct_index].fields[index].type;
-      m->index = index;
-      m->loc = at;
-      m->args.push_back(std::move(target));
-      target = std::move(m);
-    }
+    ir::ExprPtr target = member_chain(ctx.module, self_ref(), path, at);
     out.push_back(ir::make_expr_stmt(ir::make_assign(std::move(target), std::move(value), at)));
   };
   // Member initializers written in the constructor win over the defaults.

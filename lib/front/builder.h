@@ -174,6 +174,9 @@ bool constructor_does_work(const FrontContext& ctx, CXCursor ctor);
 // struct's, so the name is unique across them). False when there is none
 // (build_expr.cc).
 bool field_path(const ir::Module& m, int si, const std::string& name, std::vector<int>* path);
+// The Member expressions that reach the field `path` leads to (field_path)
+// from `base`, a struct or a pointer to one (the first step then `->`).
+ir::ExprPtr member_chain(const ir::Module& m, ir::ExprPtr base, const std::vector<int>& path, const ir::SourceLoc& loc);
 // True when `fn` is a Metal kernel (declared with `kernel`).
 bool is_kernel(CXCursor fn);
 
