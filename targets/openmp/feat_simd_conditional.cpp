@@ -99,7 +99,7 @@ void feat_simd_conditional_threadgroup(const float* x, float* out, const mslport
     st.mslport_c1_act[wi] = act;
     if (act) { st.mslport_c1_in[wi] = st.v[wi] > 2.0f; }
   }
-  mslport::simd_vote(false, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+  mslport::group_vote(mslport::kSimdWidth, false, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -129,7 +129,7 @@ void feat_simd_conditional_threadgroup(const float* x, float* out, const mslport
     st.mslport_c2_act[wi] = act;
     if (act) { st.mslport_c2_in[wi] = st.v[wi] < (-1.0f); }
   }
-  mslport::simd_vote(true, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
+  mslport::group_vote(mslport::kSimdWidth, true, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd

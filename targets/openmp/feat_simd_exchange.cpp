@@ -225,7 +225,7 @@ void feat_simd_exchange_threadgroup(const int32_t* x, const uint32_t* keep, int3
     st.mslport_c5_act[wi] = act;
     if (act) { st.mslport_c5_in[wi] = st.v[wi] > 3; }
   }
-  mslport::simd_ballot(st.mslport_c5_in, st.mslport_c5_act, nthreads, st.mslport_c5_out);
+  mslport::group_ballot(mslport::kSimdWidth, st.mslport_c5_in, st.mslport_c5_act, nthreads, st.mslport_c5_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd

@@ -93,7 +93,7 @@ void feat_simd_loop_exit_threadgroup(const float* x, const float* y, const uint3
         st.mslport_c1_act[wi] = act;
         if (act) { st.mslport_c1_in[wi] = st.v[wi] > 1.0f; }
       }
-      mslport::simd_vote(false, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+      mslport::group_vote(mslport::kSimdWidth, false, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
       for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
       for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
       #pragma omp simd

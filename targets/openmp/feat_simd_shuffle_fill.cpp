@@ -424,7 +424,7 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     st.mslport_c10_act[wi] = act;
     if (act) { st.mslport_c10_in[wi] = true; }
   }
-  mslport::simd_ballot(st.mslport_c10_in, st.mslport_c10_act, nthreads, st.mslport_c10_out);
+  mslport::group_ballot(mslport::kSimdWidth, st.mslport_c10_in, st.mslport_c10_act, nthreads, st.mslport_c10_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -452,7 +452,7 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     st.mslport_c11_act[wi] = act;
     if (act) { st.mslport_c11_in[wi] = st.v[wi]; }
   }
-  mslport::simd_ballot(st.mslport_c11_in, st.mslport_c11_act, nthreads, st.mslport_c11_out);
+  mslport::group_ballot(mslport::kSimdWidth, st.mslport_c11_in, st.mslport_c11_act, nthreads, st.mslport_c11_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd

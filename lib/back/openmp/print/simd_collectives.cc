@@ -86,10 +86,14 @@ void BodyPrinter::collective(const TgNode& n) {
     }
     case CollectiveOp::SimdAll:
     case CollectiveOp::SimdAny:
-      line(std::string("mslport::simd_vote(") + (c.collective_op == CollectiveOp::SimdAll ? "true" : "false") + ", " +
-           in + ", " + act + ", nthreads, " + out + ");");
+      line(std::string("mslport::group_vote(mslport::kSimdWidth, ") +
+           (c.collective_op == CollectiveOp::SimdAll ? "true" : "false") + ", " + in + ", " + act + ", nthreads, " +
+           out + ");");
       break;
-    case CollectiveOp::SimdBallot: line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");"); break;
+    case CollectiveOp::SimdBallot:
+    case CollectiveOp::SimdActiveThreadsMask:
+      line("mslport::group_ballot(mslport::kSimdWidth, " + in + ", " + act + ", nthreads, " + out + ");");
+      break;
     case CollectiveOp::SimdPrefixInclusiveProduct:
     case CollectiveOp::SimdPrefixExclusiveProduct:
       line(std::string("mslport::group_prefix(mslport::kSimdWidth, ") +
@@ -114,9 +118,6 @@ void BodyPrinter::collective(const TgNode& n) {
            ", nthreads, " + out + ");");
       break;
     }
-    case CollectiveOp::SimdActiveThreadsMask:
-      line("mslport::simd_ballot(" + in + ", " + act + ", nthreads, " + out + ");");
-      break;
     case CollectiveOp::QuadBallot:
     case CollectiveOp::QuadActiveThreadsMask:
       line("mslport::group_ballot(4u, " + in + ", " + act + ", nthreads, " + out + ");");

@@ -81,6 +81,7 @@ void group_rotate(uint32_t width, bool down, const T* in, const uint32_t* arg, c
     }
   }
 }
+// simd_ / quad_all and _any: over the active lanes of each group.
 inline void group_vote(uint32_t width, bool all, const bool* in, const bool* act, uint32_t n, bool* out) {
   for (uint32_t base = 0; base < n; base += width) {
     const uint32_t end = std::min(n, base + width);

@@ -748,25 +748,6 @@ void simd_shuffle(Shuffle kind, const T* in, const uint32_t* arg, const bool* ac
     }
   }
 }
-inline void simd_vote(bool all, const bool* in, const bool* act, uint32_t n, bool* out) {
-  for (uint32_t base = 0; base < n; base += kSimdWidth) {
-    uint32_t end = std::min(n, base + kSimdWidth);
-    bool acc = all;
-    for (uint32_t l = base; l < end; ++l)
-      if (act[l]) acc = all ? (acc && in[l]) : (acc || in[l]);
-    for (uint32_t l = base; l < end; ++l) out[l] = acc;
-  }
-}
-inline void simd_ballot(const bool* in, const bool* act, uint32_t n, uint64_t* out) {
-  for (uint32_t base = 0; base < n; base += kSimdWidth) {
-    uint32_t end = std::min(n, base + kSimdWidth);
-    uint64_t bits = 0;
-    for (uint32_t l = base; l < end; ++l)
-      if (act[l] && in[l]) bits |= uint64_t(1) << (l - base);
-    for (uint32_t l = base; l < end; ++l) out[l] = bits;
-  }
-}
-
 }  // namespace mslport
 
 #include "mslport/msl_collectives.h"
