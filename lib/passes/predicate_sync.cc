@@ -34,13 +34,30 @@ bool contains_inserted_barrier(const Stmt& s) {
   return found;
 }
 
-const Stmt* first_barrier(const Stmt& s) {
+// The first barrier written in the Metal source for which `pred` holds.
+template <typename Pred>
+const Stmt* first_barrier_where(const Stmt& s, Pred pred) {
   const Stmt* found = nullptr;
   walk_stmts(s, [&](const Stmt& st) {
-    if (!found && st.kind == Stmt::Kind::Barrier && !st.lockstep) found = &st;
+    if (!found && st.kind == Stmt::Kind::Barrier && !st.lockstep && pred(st)) found = &st;
     return !found;
   });
   return found;
+}
+
+// A barrier that control flow at level `u` does not let every thread of its
+// scope reach: a threadgroup_barrier needs a threadgroup-uniform path, a
+// simdgroup_barrier only a SIMD-group-uniform one (MSL 6.9.1: all threads of
+// the SIMD group must execute it).
+bool needs_more_than(const Stmt& barrier, Uniformity u) {
+  return barrier.simdgroup_scope ? u == Uniformity::Thread : u != Uniformity::Threadgroup;
+}
+
+// The first such barrier under a condition at level `u`; one decided by
+// memory contents (Unknown) is left to the run-time check.
+const Stmt* unreachable_barrier(const Stmt& s, Uniformity u) {
+  if (u == Uniformity::Unknown) return nullptr;
+  return first_barrier_where(s, [&](const Stmt& b) { return needs_more_than(b, u); });
 }
 
 struct Predicator {
@@ -98,7 +115,7 @@ struct Predicator {
           break;
         }
         bool is_alive_guard = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
-        if (!is_alive_guard && (u == Uniformity::Thread || u == Uniformity::Simdgroup) && contains_barrier(*s)) {
+        if (!is_alive_guard && unreachable_barrier(*s, u)) {
           report_divergent_barrier(*s, u);
           break;
         }
@@ -123,7 +140,7 @@ struct Predicator {
         const bool unknown_collectives =
             u == Uniformity::Unknown && contains_collective_stmt(*s) && !contains_barrier(*s);
         if (u == Uniformity::Thread || u == Uniformity::Simdgroup || unknown_collectives) {
-          predicate_loop(*s, masks, out);
+          predicate_loop(*s, u, masks, out);
           return;
         }
         uniform_block(*s->body, masks);
@@ -135,7 +152,7 @@ struct Predicator {
   }
 
   void report_divergent_barrier(const Stmt& s, Uniformity u) {
-    const Stmt* bar = first_barrier(s);
+    const Stmt* bar = unreachable_barrier(s, u);
     diags.error(bar->loc, std::string(bar->simdgroup_scope ? "simdgroup_barrier" : "threadgroup_barrier") +
                               " in divergent control flow: not every thread of the " +
                               (bar->simdgroup_scope ? "SIMD group" : "threadgroup") + " reaches it");
@@ -226,11 +243,22 @@ struct Predicator {
   //   for (i = a; c; i += s) B   =>   i = a;  bool lm = c;
   //                                   while (__mslport_threadgroup_any(lm)) {
   //                                     [B under lm];  if (lm) { i += s; lm = c; } }
-  void predicate_loop(Stmt& loop, const std::vector<int>& masks, std::vector<StmtPtr>& out) {
+  // A simdgroup_barrier in it is kept unmasked, so every thread reaches it
+  // in every round (more threads than Metal's SIMD group: harmless, inactive
+  // ones do nothing between two of them); a threadgroup_barrier is an error,
+  // as is a simdgroup_barrier when the trip count differs within a SIMD group
+  // (`u`, the loop's level).
+  void predicate_loop(Stmt& loop, Uniformity u, const std::vector<int>& masks, std::vector<StmtPtr>& out) {
     SourceLoc loc = loop.loc;
-    if (contains_barrier(loop)) {
-      const Stmt* bar = first_barrier(loop);
-      diags.error(bar->loc, "threadgroup_barrier in a loop whose trip count differs between threads");
+    // Whatever the loop's level, a threadgroup_barrier in a loop predicated
+    // like this one is reached a different number of times per thread.
+    const Stmt* bar = first_barrier_where(
+        loop, [&](const Stmt& b) { return !b.simdgroup_scope || needs_more_than(b, u); });
+    if (bar) {
+      diags.error(bar->loc, bar->simdgroup_scope
+                                ? "simdgroup_barrier in a loop whose trip count differs between the threads of a "
+                                  "SIMD group"
+                                : "threadgroup_barrier in a loop whose trip count differs between threads");
       diags.note(loc, "the loop");
       ok = false;
       return;
@@ -389,7 +417,7 @@ struct Predicator {
           // Nested conditions are divergent too: the active set is already a subset.
           bool nested_alive = alive >= 0 && s->expr->kind == Expr::Kind::VarRef && s->expr->index == alive;
           Uniformity u = level_of(*s->expr);
-          if (!nested_alive && u != Uniformity::Threadgroup && u != Uniformity::Unknown && contains_barrier(*s)) {
+          if (!nested_alive && unreachable_barrier(*s, u)) {
             report_divergent_barrier(*s, u);
             break;
           }
@@ -430,7 +458,7 @@ struct Predicator {
             break;
           }
           if (u != Uniformity::Threadgroup || has_loop_exit(*s->body, false)) {
-            predicate_loop(*s, masks, out);
+            predicate_loop(*s, u, masks, out);
             break;
           }
           std::vector<StmtPtr> inner;

@@ -25,6 +25,8 @@ config.substitutions.append(("%mslport", mslport))
 config.substitutions.append(("FileCheck", filecheck))
 # LLVM's `not` (inverts the exit status) lives beside FileCheck.
 config.substitutions.append(("not ", os.path.join(os.path.dirname(filecheck), "not") + " "))
+# So does split-file (one test file holding several inputs).
+config.substitutions.append(("split-file ", os.path.join(os.path.dirname(filecheck), "split-file") + " "))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(os.path.dirname(__file__), "inputs")))
 # Compiling emitted code: the C++ compiler and the runtime's headers, and a
