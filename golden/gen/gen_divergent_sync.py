@@ -14,7 +14,7 @@ from common import Case, f32, rng_for, reset_kernel_dir
 
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
-KERNELS = ["feat_simdgroup_barrier_divergent"]
+KERNELS = ["feat_simdgroup_barrier_divergent", "feat_simdgroup_loop_exit"]
 
 
 def simdgroup_barrier_divergent(case, desc, n_tg):
@@ -36,10 +36,36 @@ def simdgroup_barrier_divergent(case, desc, n_tg):
     c.save()
 
 
+def simdgroup_loop_exit(case, desc, n_tg, n):
+    rng = rng_for("feat_simdgroup_loop_exit", case)
+    x = f32(rng.integers(-64, 65, size=(n_tg, n)) / 8.0)
+    # Blocks whose values are all negative, so that some are skipped.
+    for t in range(n_tg):
+        for b in range(n // 32):
+            if (t + b) % 3 == 0:
+                x[t, 32 * b:32 * b + 32] = -np.abs(x[t, 32 * b:32 * b + 32]) - 0.125
+    out = np.zeros((n_tg, 64))
+    for t in range(n_tg):
+        for s in range(2):
+            for b in range(s * 32, n, 64):
+                blk = x[t, b:b + 32].astype(np.float64)
+                if blk.max() < 0:
+                    continue
+                out[t, 32 * s:32 * s + 32] += blk[np.arange(32) ^ 1]
+    c = Case("feat_simdgroup_loop_exit", case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x.reshape(-1))
+    c.read(1, "n", np.array([n], dtype=np.uint32))
+    c.write(2, "out", f32(out.reshape(-1)), 0, 0, EXACT)
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
     simdgroup_barrier_divergent("small", "3 threadgroups of 64: SIMD group 0 runs 2 rounds, group 1 runs 5", 3)
+    simdgroup_loop_exit("odd_blocks", "4 rows of 224 values (7 blocks: SIMD group 0 takes 4, group 1 takes 3 and "
+                        "breaks a round early), a third of the blocks all negative (skipped)", 4, 224)
 
 
 if __name__ == "__main__":

@@ -85,8 +85,28 @@ struct Predicator {
     c->mask = and_masks(masks, c->loc);
   }
 
-  // Variables created by this pass (masks) are per-thread.
+  // A mask this pass creates is as uniform as what decides it: the masks
+  // it is under and its condition (a loop's masks: the loop's level, its
+  // break and continue included). So code after a `continue` that SIMD
+  // groups take alike stays SIMD-group-uniform, and a simdgroup_barrier
+  // there is legal. Other variables made since the analysis are per-thread.
   Uniformity level_of(const Expr& e) { return info.expr_after_rewrite(k, e, Uniformity::Thread); }
+
+  // The `alive` flag does not count: threads that returned take no part in
+  // barriers (MSL 6.9.1), so they make no barrier unreachable.
+  Uniformity level_of_masks(const std::vector<int>& masks) {
+    Uniformity u = Uniformity::Threadgroup;
+    for (int v : masks)
+      if (v != alive) u = join(u, v < static_cast<int>(info.vars.size()) ? info.vars[v] : Uniformity::Thread);
+    return u;
+  }
+
+  int new_mask(const char* prefix, Uniformity level, SourceLoc loc) {
+    int v = add_var(k, prefix + std::to_string(mask_count++), kBool, loc);
+    if (static_cast<int>(info.vars.size()) < v) info.vars.resize(v, Uniformity::Thread);
+    if (static_cast<int>(info.vars.size()) == v) info.vars.push_back(level);
+    return v;
+  }
 
   // Lowers the statements of a block that every (non-exited) thread
   // executes, under the current masks.
@@ -199,9 +219,9 @@ struct Predicator {
     if (is_alive_guard) {
       m = alive;
     } else {
-      m = add_var(k, "mslport_mask" + std::to_string(mask_count++), kBool, loc);
       // Inactive threads must not evaluate the condition (it may index out
       // of bounds for them): mask = outer && cond.
+      m = new_mask("mslport_mask", join(level_of_masks(masks), level_of(*s.expr)), loc);
       ExprPtr cond = std::move(s.expr);
       if (!masks.empty()) cond = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(cond), loc);
       out.push_back(make_decl(m, std::move(cond), loc));
@@ -210,7 +230,7 @@ struct Predicator {
     if (!is_alive_guard || std::find(masks.begin(), masks.end(), alive) == masks.end()) then_masks.push_back(m);
     split_body(*s.body, then_masks, m, false, out);
     if (s.else_body && !s.else_body->stmts.empty()) {
-      int n = add_var(k, "mslport_mask" + std::to_string(mask_count++), kBool, loc);
+      int n = new_mask("mslport_mask", join(level_of_masks(masks), level_of_masks({m})), loc);
       ExprPtr ncond = make_unary(UnaryOp::Not, kBool, make_var_ref(k, m, loc), loc);
       if (!masks.empty()) ncond = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(ncond), loc);
       out.push_back(make_decl(n, std::move(ncond), loc));
@@ -280,13 +300,14 @@ struct Predicator {
         split_body(*init, masks, guard, false, out);
       }
     }
-    int lm = add_var(k, "mslport_loop_mask" + std::to_string(mask_count++), kBool, loc);
+    const Uniformity mask_level = join(level_of_masks(masks), u);
+    int lm = new_mask("mslport_loop_mask", mask_level, loc);
     auto cond = [&]() -> ExprPtr { return loop.expr ? loop.expr->clone() : make_bool(true, loc); };
     ExprPtr first = loop.kind == Stmt::Kind::DoWhile ? make_bool(true, loc) : cond();
     if (!masks.empty()) first = make_binary(BinaryOp::LogAnd, kBool, and_masks(masks, loc), std::move(first), loc);
     out.push_back(make_decl(lm, std::move(first), loc));
     if (has_loop_exit(*loop.body, false)) {
-      int it = add_var(k, "mslport_iter_mask" + std::to_string(mask_count++), kBool, loc);
+      int it = new_mask("mslport_iter_mask", mask_level, loc);
       out.push_back(make_decl(it, make_bool(false, loc), loc));
       exits_block(*loop.body, lm, it);
       loop.body->stmts.insert(loop.body->stmts.begin(),
