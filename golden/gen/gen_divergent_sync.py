@@ -14,7 +14,7 @@ from common import Case, f32, rng_for, reset_kernel_dir
 
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
-KERNELS = ["feat_simdgroup_barrier_divergent", "feat_simdgroup_loop_exit"]
+KERNELS = ["feat_simdgroup_barrier_divergent", "feat_simdgroup_loop_exit", "feat_simdgroup_loop_exit_memory"]
 
 
 def simdgroup_barrier_divergent(case, desc, n_tg):
@@ -57,6 +57,27 @@ def simdgroup_loop_exit(case, desc, n_tg, n):
     c.read(0, "x", x.reshape(-1))
     c.read(1, "n", np.array([n], dtype=np.uint32))
     c.write(2, "out", f32(out.reshape(-1)), 0, 0, EXACT)
+    c.save()
+
+    # The same rows with a per-SIMD-group limit on the blocks, read from memory.
+    limits = np.array([(t * 2 + s) % 5 for t in range(n_tg) for s in range(2)], dtype=np.uint32)
+    out = np.zeros((n_tg, 64))
+    for t in range(n_tg):
+        for s in range(2):
+            for i in range(int(limits[2 * t + s])):
+                b = 64 * i + 32 * s
+                if b >= n:
+                    break
+                blk = x[t, b:b + 32].astype(np.float64)
+                if blk.max() < 0:
+                    continue
+                out[t, 32 * s:32 * s + 32] += blk[np.arange(32) ^ 1] + blk.sum()
+    c = Case("feat_simdgroup_loop_exit_memory", case, desc + "; SIMD group limits (2t + s) % 5 blocks, from memory")
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "x", x.reshape(-1))
+    c.read(1, "n", np.array([n], dtype=np.uint32))
+    c.read(2, "limits", limits)
+    c.write(3, "out", f32(out.reshape(-1)), 0, 0, EXACT)
     c.save()
 
 

@@ -45,6 +45,10 @@ const Stmt* first_barrier_where(const Stmt& s, Pred pred) {
   return found;
 }
 
+bool contains_threadgroup_barrier(const Stmt& s) {
+  return first_barrier_where(s, [](const Stmt& b) { return !b.simdgroup_scope; }) != nullptr;
+}
+
 // A barrier that control flow at level `u` does not let every thread of its
 // scope reach: a threadgroup_barrier needs a threadgroup-uniform path, a
 // simdgroup_barrier only a SIMD-group-uniform one (MSL 6.9.1: all threads of
@@ -139,9 +143,12 @@ struct Predicator {
           report_divergent_barrier(*s, u);
           break;
         }
-        if (u == Uniformity::Unknown && !contains_collective_stmt(*s) && !contains_inserted_barrier(*s)) {
+        if (u == Uniformity::Unknown && !contains_collective_stmt(*s) && !contains_inserted_barrier(*s) &&
+            contains_threadgroup_barrier(*s)) {
           // Only barriers, under a memory-dependent condition: leave it to the
-          // run-time check (or to the hardware, as on Metal).
+          // run-time check (or to the hardware, as on Metal). SIMD-group
+          // barriers alone are split around like collectives: SIMD groups
+          // may take such a branch differently.
           uniform_block(*s->body, masks);
           if (s->else_body) uniform_block(*s->else_body, masks);
           break;
@@ -155,11 +162,12 @@ struct Predicator {
         auto it = info.loop_level.find(s.get());
         Uniformity u = it == info.loop_level.end() ? Uniformity::Threadgroup : it->second;
         // A trip count read from memory may differ between threads too: a
-        // loop of SIMD-group functions is predicated like a divergent one
-        // (one with barriers as well is left to the run-time check).
-        const bool unknown_collectives =
-            u == Uniformity::Unknown && contains_collective_stmt(*s) && !contains_barrier(*s);
-        if (u == Uniformity::Thread || u == Uniformity::Simdgroup || unknown_collectives) {
+        // loop of SIMD-group functions or SIMD-group barriers is predicated
+        // like a divergent one (SIMD groups may leave it at different
+        // times); one with threadgroup barriers is left to the run-time check.
+        const bool unknown_simd_sync = u == Uniformity::Unknown && !contains_threadgroup_barrier(*s) &&
+                                       (contains_collective_stmt(*s) || contains_barrier(*s));
+        if (u == Uniformity::Thread || u == Uniformity::Simdgroup || unknown_simd_sync) {
           predicate_loop(*s, u, masks, out);
           return;
         }

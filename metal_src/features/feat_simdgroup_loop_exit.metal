@@ -42,3 +42,41 @@ kernel void feat_simdgroup_loop_exit(
     }
     out[tg * 64 + tid] = sum;
 }
+
+// The same loop with its trip count read from memory: SIMD group s of
+// threadgroup t takes limits[2*t + s] blocks of row t at most (a count the
+// translator cannot see), so the groups leave the loop at different times;
+// each lane also adds simd_sum of its block's values when the block is kept.
+//   out[64*t + 32*s + lane] = sum over the first limits[2t+s] blocks b of
+//                             SIMD group s with max >= 0 of
+//                             x[t][32b + (lane ^ 1)] + sum(x[t][32b .. 32b+31])
+kernel void feat_simdgroup_loop_exit_memory(
+    device const float* x      [[buffer(0)]],
+    constant uint&      n      [[buffer(1)]],
+    device const uint*  limits [[buffer(2)]],
+    device float*       out    [[buffer(3)]],
+    uint   tg   [[threadgroup_position_in_grid]],
+    ushort tid  [[thread_index_in_threadgroup]],
+    ushort lane [[thread_index_in_simdgroup]],
+    ushort sg   [[simdgroup_index_in_threadgroup]])
+{
+    threadgroup float block[64];
+    device const float* row = x + tg * n;
+    const uint limit = limits[2 * tg + sg];
+    float sum = 0.0f;
+    for (uint i = 0; i < limit; ++i) {
+        const uint b = 64 * i + 32 * sg;
+        if (b >= n) {
+            break;
+        }
+        const float v = row[b + lane];
+        if (simd_max(v) < 0.0f) {
+            continue;
+        }
+        block[tid] = v;
+        simdgroup_barrier(mem_flags::mem_threadgroup);
+        sum += block[tid ^ 1] + simd_sum(v);
+        simdgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    out[tg * 64 + tid] = sum;
+}

@@ -135,6 +135,40 @@ bool mslport_threadgroup_any(int v, __local uint* scratch) {
   return r;
 }
 
+float mslport_simd_sum_float(float v, int active, __local uint* scratch, uint4 grid) {
+#ifdef MSLPORT_NV_SHFL
+  if (mslport_nv_warps(grid)) {  // warp shuffles, no scratch and no barrier
+    const uint me = mslport_simd_slot(grid) & 31u;
+    float r = active ? v : (float)(0);
+    for (uint m = 16u; m > 0u; m >>= 1) {
+      const float o = mslport_nv_shfl_bfly_float(r, m);
+      r = r + o;
+    }
+    return r;
+  }
+#endif
+  const uint n = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+  const uint slot = mslport_simd_slot(grid);
+  __local float* vals = (__local float*)scratch;
+  __local int* act = (__local int*)(scratch + (n * (uint)sizeof(float) + 3u) / 4u);
+  if (slot < n) {
+    vals[slot] = v;
+    act[slot] = active;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint base = slot & ~31u;
+  const uint end = min(base + 32u, mslport_threadgroup_thread_count(grid));
+  float r = v;
+  int have = 0;
+  for (uint i = base; i < end; ++i) {
+    if (!act[i]) continue;
+    r = have ? r + vals[i] : vals[i];
+    have = 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+
 __kernel void feat_simdgroup_loop_exit(
     __global const float* x,
     __constant const uint* n,
@@ -205,6 +239,91 @@ __kernel void feat_simdgroup_loop_exit(
     if (mslport_loop_mask0) {
       b0 += 64u;
       mslport_loop_mask0 = b0 < *n;
+    }
+  }
+  if (mslport_alive) {
+    out[tg * 64u + (uint)(ushort)tid] = sum;
+  }
+}
+
+__kernel void feat_simdgroup_loop_exit_memory(
+    __global const float* x,
+    __constant const uint* n,
+    __global const uint* limits,
+    __global float* out,
+    __local uint* mslport_simd_scratch,
+    uint4 mslport_grid) {
+  __local float block[64] __attribute__((aligned(16)));
+  const uint tg = mslport_threadgroup_position_in_grid(mslport_grid).x;
+  const uint tid = mslport_thread_index_in_threadgroup(mslport_grid);
+  const uint lane = mslport_thread_index_in_simdgroup(mslport_grid);
+  const uint sg = mslport_simdgroup_index_in_threadgroup(mslport_grid);
+  uint i = 0u;
+  float sum = 0.0f;
+  uint limit = 0u;
+  __global const float* row = (__global const float*)0;
+  bool mslport_alive = true;
+  if (!mslport_in_grid(mslport_grid)) {
+    {
+      mslport_alive = false;
+    }
+  }
+  if (mslport_alive) {
+    row = x + tg * *n;
+    limit = limits[2u * tg + (uint)(ushort)sg];
+    sum = 0.0f;
+  }
+  if (mslport_alive) {
+    i = 0u;
+  }
+  bool mslport_loop_mask0 = mslport_alive && i < limit;
+  bool mslport_iter_mask1 = false;
+  for (bool mslport_go = mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch); mslport_go; mslport_go = mslport_threadgroup_any(mslport_loop_mask0, mslport_simd_scratch)) {
+    float simd_sum_tmp = 0.0f;
+    float simd_max_tmp = 0.0f;
+    float v = 0.0f;
+    uint b = 0u;
+    if (mslport_loop_mask0) {
+      mslport_iter_mask1 = mslport_loop_mask0;
+      b = 64u * i + (uint)(32 * (int)(ushort)sg);
+      if (b >= *n) {
+        {
+          mslport_loop_mask0 = false;
+          mslport_iter_mask1 = false;
+        }
+      }
+    }
+    bool mslport_mask2 = mslport_alive && mslport_loop_mask0 && mslport_iter_mask1;
+    if (mslport_mask2) {
+      v = row[b + (uint)(ushort)lane];
+    }
+    float simd_max_result = mslport_simd_max_float((mslport_alive && mslport_loop_mask0 && mslport_mask2) ? v : 0.0f, mslport_alive && mslport_loop_mask0 && mslport_mask2, mslport_simd_scratch, mslport_grid);
+    if (mslport_alive && mslport_loop_mask0 && mslport_mask2) {
+      simd_max_tmp = simd_max_result;
+    }
+    if (mslport_mask2) {
+      if (simd_max_tmp < 0.0f) {
+        {
+          mslport_iter_mask1 = false;
+        }
+      }
+    }
+    bool mslport_mask3 = mslport_alive && mslport_loop_mask0 && mslport_mask2 && mslport_iter_mask1;
+    if (mslport_mask3) {
+      block[(ushort)tid] = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // simdgroup_barrier
+    float simd_sum_result = mslport_simd_sum_float((mslport_alive && mslport_loop_mask0 && mslport_mask2 && mslport_mask3) ? v : 0.0f, mslport_alive && mslport_loop_mask0 && mslport_mask2 && mslport_mask3, mslport_simd_scratch, mslport_grid);
+    if (mslport_alive && mslport_loop_mask0 && mslport_mask2 && mslport_mask3) {
+      simd_sum_tmp = simd_sum_result;
+    }
+    if (mslport_mask3) {
+      sum += block[(int)(ushort)tid ^ 1] + simd_sum_tmp;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // simdgroup_barrier
+    if (mslport_loop_mask0) {
+      ++i;
+      mslport_loop_mask0 = i < limit;
     }
   }
   if (mslport_alive) {

@@ -200,14 +200,249 @@ extern "C" int mslport_entry_feat_simdgroup_loop_exit(const mslport_args* a, con
   }
 }
 
+// ---- feat_simdgroup_loop_exit_memory (feat_simdgroup_loop_exit.metal:53:13)
+
+namespace {
+// Per-work-item values that live across a barrier or SIMD-group function.
+struct feat_simdgroup_loop_exit_memory_state {
+  bool mslport_mask3[mslport::kMaxThreads];
+  bool mslport_mask2[mslport::kMaxThreads];
+  bool mslport_iter_mask1[mslport::kMaxThreads];
+  bool mslport_loop_mask0[mslport::kMaxThreads];
+  float simd_sum_tmp[mslport::kMaxThreads];
+  float simd_max_tmp[mslport::kMaxThreads];
+  float v[mslport::kMaxThreads];
+  uint32_t i[mslport::kMaxThreads];
+  float sum[mslport::kMaxThreads];
+  uint32_t limit[mslport::kMaxThreads];
+  bool mslport_c1_act[mslport::kMaxThreads];
+  float mslport_c1_in[mslport::kMaxThreads];
+  float mslport_c1_out[mslport::kMaxThreads];
+  bool mslport_c2_act[mslport::kMaxThreads];
+  float mslport_c2_in[mslport::kMaxThreads];
+  float mslport_c2_out[mslport::kMaxThreads];
+};
+
+// One threadgroup.
+void feat_simdgroup_loop_exit_memory_threadgroup(const float* x, const uint32_t n, const uint32_t* limits, float* out, const mslport::Geometry& geo, feat_simdgroup_loop_exit_memory_state& st, mslport::ErrorSlot& err) {
+  const uint32_t nthreads = geo.nthreads;
+  (void)st; (void)err; (void)nthreads;
+  float block[64];
+  const uint32_t tg = geo.tg_pos.x;
+  const float* row = x + (tg * n);
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+    const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+    #pragma omp simd
+    for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      st.limit[wi] = limits[(2u * tg) + uint32_t(uint16_t(sg))];
+      st.sum[wi] = 0.0f;
+      st.i[wi] = 0u;
+      st.mslport_loop_mask0[wi] = st.i[wi] < st.limit[wi];
+      st.mslport_iter_mask1[wi] = false;
+    }}
+  } else {
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    #pragma omp simd
+    for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+      const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+      const uint32_t sg = wi / mslport::kSimdWidth;
+      st.limit[wi] = limits[(2u * tg) + uint32_t(uint16_t(sg))];
+      st.sum[wi] = 0.0f;
+      st.i[wi] = 0u;
+      st.mslport_loop_mask0[wi] = st.i[wi] < st.limit[wi];
+      st.mslport_iter_mask1[wi] = false;
+    }
+  }
+  {
+    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
+      bool mslport_any0 = false;
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        mslport_any0 = mslport_any0 || st.mslport_loop_mask0[wi];
+      }
+      if (!mslport_any0) break;
+      if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+        const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+        #pragma omp simd
+        for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = (lx - mslport_sx);
+          uint32_t b{};
+          if (st.mslport_loop_mask0[wi]) {
+            st.mslport_iter_mask1[wi] = st.mslport_loop_mask0[wi];
+            b = ((64u * st.i[wi]) + uint32_t(32 * int32_t(uint16_t(sg))));
+            if (b >= n) {
+              {
+                st.mslport_loop_mask0[wi] = false;
+                st.mslport_iter_mask1[wi] = false;
+              }
+            }
+          }
+          st.mslport_mask2[wi] = st.mslport_loop_mask0[wi] && st.mslport_iter_mask1[wi];
+          if (st.mslport_mask2[wi]) {
+            st.v[wi] = row[b + uint32_t(uint16_t(lane))];
+          }
+        }}
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t b{};
+          if (st.mslport_loop_mask0[wi]) {
+            st.mslport_iter_mask1[wi] = st.mslport_loop_mask0[wi];
+            b = ((64u * st.i[wi]) + uint32_t(32 * int32_t(uint16_t(sg))));
+            if (b >= n) {
+              {
+                st.mslport_loop_mask0[wi] = false;
+                st.mslport_iter_mask1[wi] = false;
+              }
+            }
+          }
+          st.mslport_mask2[wi] = st.mslport_loop_mask0[wi] && st.mslport_iter_mask1[wi];
+          if (st.mslport_mask2[wi]) {
+            st.v[wi] = row[b + uint32_t(uint16_t(lane))];
+          }
+        }
+      }
+      // simd_max at feat_simdgroup_loop_exit.metal:73:13: combines the active lanes of each 32-lane SIMD group
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const bool act = st.mslport_loop_mask0[wi] && st.mslport_mask2[wi];
+        st.mslport_c1_act[wi] = act;
+        if (act) { st.mslport_c1_in[wi] = st.v[wi]; }
+      }
+      mslport::simd_reduce(mslport::Reduce::Max, st.mslport_c1_in, st.mslport_c1_act, nthreads, st.mslport_c1_out);
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_c1_act[wi]) st.simd_max_tmp[wi] = st.mslport_c1_out[wi];
+      }
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        if (st.mslport_mask2[wi]) {
+          if (st.simd_max_tmp[wi] < 0.0f) {
+            {
+              st.mslport_iter_mask1[wi] = false;
+            }
+          }
+        }
+        st.mslport_mask3[wi] = (st.mslport_loop_mask0[wi] && st.mslport_mask2[wi]) && st.mslport_iter_mask1[wi];
+        if (st.mslport_mask3[wi]) {
+          block[uint16_t(tid)] = st.v[wi];
+        }
+      }
+      // simdgroup_barrier (feat_simdgroup_loop_exit.metal:77:9): every work-item loop above has finished
+      // simd_sum at feat_simdgroup_loop_exit.metal:78:33: combines the active lanes of each 32-lane SIMD group
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const bool act = (st.mslport_loop_mask0[wi] && st.mslport_mask2[wi]) && st.mslport_mask3[wi];
+        st.mslport_c2_act[wi] = act;
+        if (act) { st.mslport_c2_in[wi] = st.v[wi]; }
+      }
+      mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_c2_act[wi]) st.simd_sum_tmp[wi] = st.mslport_c2_out[wi];
+      }
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t tid = wi;
+        if (st.mslport_mask3[wi]) {
+          st.sum[wi] += (block[int32_t(uint16_t(tid)) ^ 1] + st.simd_sum_tmp[wi]);
+        }
+      }
+      // simdgroup_barrier (feat_simdgroup_loop_exit.metal:79:9): every work-item loop above has finished
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        if (st.mslport_loop_mask0[wi]) {
+          ++st.i[wi];
+          st.mslport_loop_mask0[wi] = (st.i[wi] < st.limit[wi]);
+        }
+      }
+    }
+  }
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t tid = wi;
+    out[(tg * 64u) + uint32_t(uint16_t(tid))] = st.sum[wi];
+  }
+}
+}  // namespace
+
+void feat_simdgroup_loop_exit_memory(const float* x, const uint32_t& n, const uint32_t* limits, float* out, const mslport_dispatch& dispatch) {
+  mslport::validate_dispatch(dispatch);
+  const int64_t ngroups = int64_t(mslport::group_count(dispatch));
+  mslport::ErrorSlot err;
+#pragma omp parallel
+  {
+    std::unique_ptr<feat_simdgroup_loop_exit_memory_state> st(new feat_simdgroup_loop_exit_memory_state);
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < ngroups; ++g) {
+      if (err.failed()) continue;
+      const mslport::Geometry geo(dispatch, uint64_t(g));
+      feat_simdgroup_loop_exit_memory_threadgroup(x, n, limits, out, geo, *st, err);
+    }
+  }
+  err.rethrow();
+}
+
+extern "C" int mslport_entry_feat_simdgroup_loop_exit_memory(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
+  try {
+    feat_simdgroup_loop_exit_memory(mslport::require_buffer<float>(a, 0, "x"), *mslport::require_buffer<const uint32_t>(a, 1, "n"), mslport::require_buffer<uint32_t>(a, 2, "limits"), mslport::require_buffer<float>(a, 3, "out"), *d);
+    return 0;
+  } catch (const std::exception& e) {
+    std::snprintf(msg, msg_len, "%s: %s", "feat_simdgroup_loop_exit_memory", e.what());
+    return 1;
+  }
+}
+
 }  // namespace mslport_kernels
 
 #ifdef MSLPORT_RUNNER_MODULE
 extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
   static const mslport_kernel_info kernels[] = {
       {"feat_simdgroup_loop_exit", &mslport_kernels::mslport_entry_feat_simdgroup_loop_exit},
+      {"feat_simdgroup_loop_exit_memory", &mslport_kernels::mslport_entry_feat_simdgroup_loop_exit_memory},
   };
-  *count = 1;
+  *count = 2;
   return kernels;
 }
 #endif

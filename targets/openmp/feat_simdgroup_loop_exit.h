@@ -16,6 +16,13 @@ extern "C" {
 //   args->buffers[2]  out: device float*
 int mslport_entry_feat_simdgroup_loop_exit(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
 
+// feat_simdgroup_loop_exit_memory (feat_simdgroup_loop_exit.metal:53:13); in C++ mslport_kernels::feat_simdgroup_loop_exit_memory
+//   args->buffers[0]  x: device const float*
+//   args->buffers[1]  n: constant uint& (a pointer to the value)
+//   args->buffers[2]  limits: device const uint*
+//   args->buffers[3]  out: device float*
+int mslport_entry_feat_simdgroup_loop_exit_memory(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
+
 #ifdef __cplusplus
 }  // extern "C"
 
@@ -26,6 +33,9 @@ namespace mslport_kernels {
 
 // feat_simdgroup_loop_exit (feat_simdgroup_loop_exit.metal:17:13)
 void feat_simdgroup_loop_exit(const float* x, const uint32_t& n, float* out, const mslport_dispatch& dispatch);
+
+// feat_simdgroup_loop_exit_memory (feat_simdgroup_loop_exit.metal:53:13)
+void feat_simdgroup_loop_exit_memory(const float* x, const uint32_t& n, const uint32_t* limits, float* out, const mslport_dispatch& dispatch);
 
 }  // namespace mslport_kernels
 #endif  // __cplusplus
