@@ -168,6 +168,25 @@ bool FunctionBuilder::build_params(CXCursor fn) {
     std::string why;
     if (rejected) {
       // nothing more to say about this parameter
+    } else if (ct.kind == CXType_ConstantArray || ct.kind == CXType_IncompleteArray) {
+      // C++ adjusts a parameter of array type to a pointer to its element
+      // ([dcl.fct]): `constant int64_t strides[3]` is a `constant int64_t*`
+      // buffer, its size not checked, as in Metal.
+      // clang keeps the address space and const on the array type.
+      CXType elem = clang_getArrayElementType(ct);
+      ir::AddressSpace space = address_space_of(ct);
+      auto t = convert_type(ctx_, elem, &why);
+      if (!t) {
+        fail(p.loc, why + " is not supported yet");
+      } else if (builtin || tg_idx) {
+        fail(p.loc, "array parameter '" + p.name + "' cannot take a thread-position or [[threadgroup(n)]] attribute");
+      } else if (space == ir::AddressSpace::Device || space == ir::AddressSpace::Constant) {
+        p.kind = ir::Param::Kind::Buffer;
+        p.type = ir::Type::pointer_to(*t, space, clang_isConstQualifiedType(ct) != 0);
+        p.index = buffer_idx.value_or(-1);
+      } else {
+        fail(p.loc, "array parameter '" + p.name + "' must be in the device or constant address space");
+      }
     } else if (ct.kind == CXType_Pointer || ct.kind == CXType_LValueReference) {
       CXType pointee = clang_getPointeeType(ct);
       ir::AddressSpace space = address_space_of(pointee);
