@@ -280,8 +280,8 @@ struct Predicator {
     SourceLoc loc = loop.loc;
     // Whatever the loop's level, a threadgroup_barrier in a loop predicated
     // like this one is reached a different number of times per thread.
-    const Stmt* bar = first_barrier_where(
-        loop, [&](const Stmt& b) { return !b.simdgroup_scope || needs_more_than(b, u); });
+    const Stmt* bar =
+        first_barrier_where(loop, [&](const Stmt& b) { return !b.simdgroup_scope || needs_more_than(b, u); });
     if (bar) {
       diags.error(bar->loc, bar->simdgroup_scope
                                 ? "simdgroup_barrier in a loop whose trip count differs between the threads of a "
