@@ -389,6 +389,19 @@ kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], 
   EXPECT_HAS(o.cl, "__constant const float* s = &r[1];");
   EXPECT_HAS(o.cl, "__global const float* q = w + 1;");
 
+  // Set from a pointer the walk learns only later: still one kind.
+  Out later = emit_metal(R"(
+constant float TABLE[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  constant float* q;
+  q = TABLE + (i & 1);
+  constant float* r = (constant float*)q;
+  out[i] = r[1];
+}
+)");
+  ASSERT_TRUE(later.ok) << later.diags;
+  EXPECT_HAS(later.cl, "__constant const float* r = (__constant const float*)q;");
+
   Out mixed = emit_metal(R"(
 constant float TABLE[4] = {1.0f, 2.0f, 3.0f, 4.0f};
 kernel void k(constant float* w [[buffer(0)]], device float* out [[buffer(1)]], uint i [[thread_position_in_grid]]) {

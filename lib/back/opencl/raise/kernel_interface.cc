@@ -10,12 +10,12 @@
 //    the `grid` argument (Metal's grid size, for clipped edge threadgroups).
 //  * Argument order: buffers, threadgroup memory (in source order), then
 //    simd_scratch (added by simd_collectives.cc) and grid.
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "back/opencl/raise/ir_build.h"
 #include "back/opencl/raise/raise.h"
+#include "ir/analysis/constant_table_pointers.h"
 
 namespace mslport::back::opencl {
 namespace {
@@ -67,14 +67,6 @@ ir::Type to_global(const ir::Type& t) {
 
 bool is_constant_param(const ir::Param& p) {
   return p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue;
-}
-
-// The variable, parameter or constant an lvalue `e` lives in.
-const Expr* root_of(const Expr* e) {
-  while (e->kind == Expr::Kind::Index || e->kind == Expr::Kind::Member || e->kind == Expr::Kind::Swizzle ||
-         (e->kind == Expr::Kind::Unary && e->unary_op == ir::UnaryOp::Deref))
-    e = e->args[0].get();
-  return e;
 }
 
 }  // namespace
@@ -134,101 +126,27 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   // become __global. So a pointer variable is one or the other by what it
   // is set to; set to both, or a table's pointer used where only the other
   // kind fits (a call, a comparison with a buffer pointer), it is refused.
-  std::vector<char> in_table(k.vars.size(), 0), elsewhere(k.vars.size(), 0);
-  // An lvalue in a table: `table[i]`, `table[i].row`, `p[2]` with p into one.
-  auto lvalue_in_table = [&](const Expr& x) {
-    const Expr* r = root_of(&x);
-    return r->kind == Expr::Kind::GlobalConstRef ||
-           (r->kind == Expr::Kind::VarRef && r->type.is_pointer() && in_table[r->index]);
-  };
-  std::function<bool(const Expr&)> from_table = [&](const Expr& x) -> bool {
-    switch (x.kind) {
-      case Expr::Kind::GlobalConstRef: return x.type.is_array();
-      case Expr::Kind::Index:
-      case Expr::Kind::Member: return x.type.is_array() && lvalue_in_table(x);  // a row, decaying
-      case Expr::Kind::VarRef: return x.type.is_pointer() && in_table[x.index];
-      case Expr::Kind::Cast: return x.type.is_pointer() && from_table(*x.args[0]);
-      case Expr::Kind::Binary:  // p + i, i + p, p - i
-        if (!x.type.is_pointer()) return false;
-        for (const auto& a : x.args)
-          if ((a->type.is_pointer() || a->type.is_array()) && from_table(*a)) return true;
-        return false;
-      case Expr::Kind::Conditional: return x.type.is_pointer() && (from_table(*x.args[1]) || from_table(*x.args[2]));
-      case Expr::Kind::Assign: return x.type.is_pointer() && from_table(*x.args[0]);
-      case Expr::Kind::Unary:
-        if (x.unary_op == ir::UnaryOp::AddrOf) return lvalue_in_table(*x.args[0]);
-        return x.type.is_pointer() && x.unary_op != ir::UnaryOp::Deref && from_table(*x.args[0]);
-      default: return false;
-    }
-  };
-  // What each pointer variable is set to, until nothing more is learnt
-  // (`q = p + 1` learns from p). A compound `p += n` keeps p's kind.
-  auto note = [&](int var, const Expr& value) {
-    if (!k.vars[var].type.is_pointer()) return false;
-    char& flag = from_table(value) ? in_table[var] : elsewhere[var];
-    if (flag) return false;
-    flag = 1;
-    return true;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    ir::walk_stmts(*k.body, [&](const ir::Stmt& s) {
-      if (s.kind == ir::Stmt::Kind::Decl && s.expr && note(s.var, *s.expr)) changed = true;
-      return true;
-    });
-    ir::walk_stmt_exprs(*k.body, [&](const Expr& x) {
-      if (x.kind == Expr::Kind::Assign && !x.assign_op && x.args[0]->kind == Expr::Kind::VarRef &&
-          note(x.args[0]->index, *x.args[1]))
-        changed = true;
-      return true;
-    });
-  }
-  for (size_t v = 0; v < k.vars.size(); ++v)
-    if (in_table[v] && elsewhere[v])
-      ctx.unsupported(k.vars[v].loc.valid() ? k.vars[v].loc : k.loc,
-                      "pointer '" + k.vars[v].name + "' set both into a program-scope constant array and elsewhere");
-  // Where a table's pointer may go: indexed, dereferenced, moved by
-  // arithmetic or a cast, chosen by ?:, stored in a variable of its kind,
-  // compared with another of its kind.
-  auto pointer_valued = [](const Expr& x) { return x.type.is_pointer() || x.type.is_array(); };
-  ir::walk_stmt_exprs(*k.body, [&](const Expr& x) {
-    for (size_t i = 0; i < x.args.size(); ++i) {
-      const Expr* a = x.args[i].get();
-      if (!a || !pointer_valued(*a) || !from_table(*a)) continue;
-      bool fits = false;
-      switch (x.kind) {
-        case Expr::Kind::Index: fits = i == 0; break;
-        case Expr::Kind::Member: fits = i == 0; break;
-        case Expr::Kind::Cast: fits = x.type.is_pointer(); break;
-        case Expr::Kind::Unary: fits = x.unary_op != ir::UnaryOp::AddrOf; break;
-        case Expr::Kind::Conditional: fits = i > 0 && from_table(*x.args[1]) && from_table(*x.args[2]); break;
-        case Expr::Kind::Assign: fits = x.args[0]->kind == Expr::Kind::VarRef && in_table[x.args[0]->index]; break;
-        case Expr::Kind::Binary: {
-          const Expr& other = *x.args[1 - i];
-          fits = x.type.is_pointer() ? !pointer_valued(other) : pointer_valued(other) && from_table(other);
-          break;
-        }
-        default: break;
-      }
-      if (!fits)
-        ctx.unsupported(a->loc.valid() ? a->loc : k.loc, "this use of a pointer into a program-scope constant array");
-    }
-    return true;
-  });
+  const auto tables = ir::analysis::analyze_constant_table_pointers(k);
+  for (int v : ir::analysis::conflicting_table_pointers(k, tables))
+    ctx.unsupported(k.vars[v].loc.valid() ? k.vars[v].loc : k.loc,
+                    "pointer '" + k.vars[v].name + "' set both into a program-scope constant array and elsewhere");
+  for (const Expr* use : ir::analysis::table_pointer_misuses(k, tables))
+    ctx.unsupported(use->loc.valid() ? use->loc : k.loc, "this use of a pointer into a program-scope constant array");
 
   for (auto& p : k.params)
     if (p.kind == ir::Param::Kind::Buffer) p.type = to_global(p.type);
   for (size_t v = 0; v < k.vars.size(); ++v)
-    if (!in_table[v]) k.vars[v].type = to_global(k.vars[v].type);
+    if (!tables.into_table[v]) k.vars[v].type = to_global(k.vars[v].type);
 
   rewrite_kernel_exprs(k, [&](ExprPtr e) -> ExprPtr {
     if (e->kind == Expr::Kind::Unary && e->unary_op == ir::UnaryOp::AddrOf) {
-      const Expr* root = root_of(e->args[0].get());
+      const Expr* root = ir::analysis::lvalue_root(*e->args[0]);
       if (root->kind == Expr::Kind::ParamRef && is_constant_param(k.params.at(root->index)))
         ctx.unsupported(e->loc.valid() ? e->loc : k.loc, "taking the address of a constant-space value");
     }
     // A pointer into a program-scope constant array keeps __constant.
-    if (e->kind != Expr::Kind::ParamRef && !(e->type.is_pointer() && from_table(*e))) e->type = to_global(e->type);
+    if (e->kind != Expr::Kind::ParamRef && !(e->type.is_pointer() && tables.points_into_table(*e)))
+      e->type = to_global(e->type);
     if (e->kind == Expr::Kind::ParamRef) {
       const ir::Param& p = k.params.at(e->index);
       if (p.kind == ir::Param::Kind::Builtin) return ir::make_var_ref(k, builtin_var[e->index], e->loc);
