@@ -855,12 +855,16 @@ bool wait_until_threads_idle(int min_ms, int max_ms) {
   const auto start = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(min_ms));
   constexpr int kWindowMs = 50;
+  // Two quiet windows in a row: on a loaded machine a spinning worker may
+  // get no core for one window and look idle.
+  int quiet = 0;
   while (seconds_since(start) * 1e3 < max_ms) {
     const double cpu0 = cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(std::chrono::milliseconds(kWindowMs));
     // This thread sleeps: what the process used meanwhile is its workers'.
-    if (cpu_seconds() - cpu0 < 0.05 * seconds_since(t0)) return true;
+    quiet = cpu_seconds() - cpu0 < 0.05 * seconds_since(t0) ? quiet + 1 : 0;
+    if (quiet == 2) return true;
   }
   return false;
 }

@@ -29,7 +29,7 @@ std::vector<double> time_launches(const std::function<double(size_t set)>& launc
 
 // Sleeps at least min_ms, then until the other threads of this process
 // (OpenMP or PoCL workers spinning after a launch) use under 5 % of one core
-// over 50 ms; false if they still did after max_ms.
+// in two 50 ms windows in a row; false if they still did after max_ms.
 bool wait_until_threads_idle(int min_ms = 100, int max_ms = 2000);
 
 // The OpenMP roof's module (C++ source): c = a + s*b in each form of
