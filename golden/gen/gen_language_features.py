@@ -1,8 +1,8 @@
 """Golden cases for the feature kernels of Metal's language as libraries use
 it (metal_src/features/): helper functions with barriers, SIMD-group
 functions and out-parameters, template kernels and their instantiations,
-compile-time constants, headers found through -I, command-line defines and
-function constants.
+compile-time constants, headers found through -I, command-line defines,
+function constants and bool vectors.
 
 References are plain NumPy loops written from each kernel's documented math
 (the comment at the top of its .metal file). Inputs are small dyadic numbers
@@ -21,7 +21,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
-           "feat_union_constructors", "feat_constant_table_pointer"]
+           "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -171,6 +171,7 @@ def generate():
     unions("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     union_constructors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     constant_table_pointer("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    bool_vectors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -345,3 +346,79 @@ def function_constant(case, desc, n, constants):
         c.read(2, "bias", bias)
     c.write(1, "out", f32(out), 0, 0, EXACT)
     c.save()
+
+
+def bool_vectors(case, desc, n):
+    """Metal's bool vectors, from the rules the kernel's header comment
+    restates (MSL: relational and logical operators on vectors are lane by
+    lane and give bool vectors; a number converts to bool as != 0, a bool to
+    a number as 1 or 0; select(a, b, m) takes b where m is true)."""
+    rng = rng_for("feat_bool_vectors", case)
+    a = f32(rng.integers(-12, 13, size=(n, 4)) / 4.0)
+    b = f32(rng.integers(-12, 13, size=(n, 4)) / 4.0)
+    b[::3, 1] = a[::3, 1]                               # equal lanes: < is false, <= true
+    specials = [0.0, -0.0, np.nan, np.inf, -np.inf, 0.5, -3.0, 1e-3]
+    c = f32(rng.choice(specials, size=(n, 4)))
+    c[0] = [0.0, -0.0, np.nan, np.inf]
+    k = rng.integers(-3, 9, size=(n, 4)).astype(np.int32)
+    k[rng.random((n, 4)) < 0.3] = 0                     # zero lanes are false
+    m = rng.random((n, 4)) < 0.5
+    m[1] = True                                         # a row where all(mi) holds
+    # struct Flags: bool2 p at byte 0, float w at 4, bool3 q at 8 (byte 11 padding).
+    fp = rng.random((n, 2)) < 0.5
+    fq = rng.random((n, 3)) < 0.5
+    fq[2] = True
+    fw = f32(rng.integers(-40, 41, size=n) / 8.0)
+    flags = np.zeros((n, 12), np.uint8)
+    flags[:, 0:2] = fp
+    flags[:, 4:8] = fw.reshape(n, 1).view(np.uint8)
+    flags[:, 8:11] = fq
+
+    x, y, z = (v.astype(np.float64) for v in (a, b, c))
+    lt = x < y
+    nz = k != 0
+    mi = m
+    maj = (lt & nz) | (lt & mi) | (nz & mi)
+    whole = k[:, 3] > 0
+    fl = np.where(whole[:, None], ~lt[:, :3], np.stack([~lt[:, 0], lt[:, 1], lt[:, 2]], axis=1))
+    pieces = np.stack([np.ones(n, bool), np.zeros(n, bool), x[:, 2] >= 0.0, np.zeros(n, bool)], axis=1)
+    sw = lt[:, ::-1].copy()                             # lt.wzyx
+    sw[:, 0:2] = mi[:, 2:4]                             # sw.xy = mi.zw
+    sw[:, 2] = ~sw[:, 2]
+    zb = (z != 0.0) | np.isnan(z)                       # NaN != 0 is true
+    out = np.zeros((n, 5, 4))
+    out[:, 0] = lt
+    out[:, 1] = np.where(nz & ~mi, y, x)
+    out[:, 2] = pieces + 2.0 * (lt == nz) + 4.0 * (lt != mi) + 8.0 * maj
+    out[:, 3] = zb + 2.0 * (x <= y) + 4.0 * (k[:, 0] != 0)[:, None]
+    out[:, 4] = sw
+    bits = np.zeros(n, np.uint32)
+    idx = k[:, 0] & 3
+    terms = [lt.any(axis=1), lt.all(axis=1), np.ones(n, bool), mi.all(axis=1), lt[np.arange(n), idx], lt[:, 0],
+             (k.astype(np.int64) % 2**32 > 5).any(axis=1), fl.all(axis=1)]
+    for bit, t in enumerate(terms):
+        bits |= (t.astype(np.uint32) << bit)
+    mout = np.zeros((n, 3, 4), bool)
+    mout[:, 0] = maj
+    mout[:, 1, :3] = fl
+    mout[:, 1, 3] = lt[:, 3] != mi[:, 3]
+    mout[:, 2] = np.where(lt, nz, mi)
+    fout = np.zeros((n, 12), np.uint8)
+    fout[:, 0:2] = fp & fq[:, 1:3]
+    fout[:, 4:8] = f32(fw.astype(np.float64) + fq.all(axis=1)).reshape(n, 1).view(np.uint8)
+    fout[:, 8:11] = ~fq
+
+    cs = Case("feat_bool_vectors", case, desc)
+    cs.threads([n, 1, 1], [32, 1, 1])
+    cs.read(0, "a", a)
+    cs.read(1, "b", b)
+    cs.read(2, "c", c)
+    cs.read(3, "k", k)
+    cs.read(4, "m", m)
+    cs.read(5, "flags", flags)
+    cs.write(6, "out", f32(out.reshape(n * 5, 4)), 0, 0, "0/1 lanes, small sums of them and quarters: exact")
+    cs.write(7, "bits", bits, 0, 0, "flag bits: exact")
+    cs.write(8, "mout", mout.reshape(n * 3, 4), 0, 0, "bool lanes, a byte each: exact")
+    cs.read_write(9, "fout", np.zeros((n, 12), np.uint8), fout, 0, 0,
+                  "bool bytes and a float of eighths plus 0 or 1: exact; the padding bytes keep their zeros")
+    cs.save()

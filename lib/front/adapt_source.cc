@@ -31,6 +31,7 @@ class Adapter {
     kernel_attribute_lists();
     template_kernel_keywords();
     casts_to_types();
+    bool_vector_templates();
     AdaptResult r;
     r.function_constants = function_constants_;
     r.function_constant_defined = function_constant_defined_;
@@ -295,6 +296,18 @@ class Adapter {
         for (size_t k = decl_start(open); k < open; ++k)
           if (t_[k].ident("thread") && !covered(t_[k].begin)) replace(t_[k].begin, t_[k].end, "      ", false);
       }
+    }
+  }
+
+  // `vec<bool, N>`: Metal's bool vectors are a struct of the shim's (clang's
+  // OpenCL mode has no bool ext vectors), which `vec` (an ext vector alias)
+  // cannot name.
+  void bool_vector_templates() {
+    for (size_t i = 0; i + 3 < t_.size(); ++i) {
+      if (!t_[i].ident("vec") || !punct(i + 1, "<") || !t_[i + 2].ident("bool") || !punct(i + 3, ",")) continue;
+      if (i > 0 && (punct(i - 1, ".") || punct(i - 1, "->"))) continue;  // a member named vec
+      if (!same_unit(i, i + 3) || covered(t_[i].begin)) continue;
+      replace(t_[i].begin, t_[i + 3].end, "__mslport_bool_vector<", t_[i].directive >= 0);
     }
   }
 

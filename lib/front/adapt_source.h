@@ -41,6 +41,9 @@
 //    Metal converts element by element where clang's vector casts
 //    reinterpret bits or refuse another size, so they become `float4(h)`
 //    (the shim's vector constructor) or `::metal::__mslport_convert<T>(x)`.
+//  * `vec<bool, N>` (also `metal::vec<bool, N>`) names the shim's bool
+//    vector struct, `__mslport_bool_vector<N>`: clang's OpenCL mode has no
+//    bool ext vectors for the `vec` alias to name.
 #pragma once
 
 #include <map>

@@ -486,6 +486,11 @@ ir::ExprPtr FunctionBuilder::unary(CXCursor c) {
   }
   auto a = expr(ch[0]);
   if (!a) return nullptr;
+  // `!v` of a vector: a bool vector (bool_vectors.cc).
+  if (op == ir::UnaryOp::Not && a->type.is_vector()) {
+    ir::Type bools = logical_result(*t, *a, nullptr);
+    return ir::make_unary(op, bools, as_bools(std::move(a), bools.count, ctx_.loc(c)), ctx_.loc(c));
+  }
   return ir::make_unary(op, *t, std::move(a), ctx_.loc(c));
 }
 
@@ -517,6 +522,17 @@ ir::ExprPtr FunctionBuilder::binary(CXCursor c) {
     auto e = ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
     if (is_assign) e->assign_op = op;
     return e;
+  }
+  // Comparisons of vectors and `&&`, `||` on vectors give bool vectors in
+  // Metal, int vectors in clang (bool_vectors.cc).
+  using B = ir::BinaryOp;
+  const ir::Type bools = logical_result(*t, *a, b.get());
+  if (*op == B::Lt || *op == B::Gt || *op == B::Le || *op == B::Ge || *op == B::Eq || *op == B::Ne)
+    return ir::make_binary(*op, bools, std::move(a), std::move(b), ctx_.loc(c));
+  if ((*op == B::LogAnd || *op == B::LogOr) && bools.is_vector()) {
+    a = as_bools(std::move(a), bools.count, ctx_.loc(c));
+    b = as_bools(std::move(b), bools.count, ctx_.loc(c));
+    return ir::make_binary(*op, bools, std::move(a), std::move(b), ctx_.loc(c));
   }
   return ir::make_binary(*op, *t, std::move(a), std::move(b), ctx_.loc(c));
 }
@@ -609,6 +625,11 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   auto ch = expr_children(c);
   auto t = type_of(c);
   if (!t) return nullptr;
+  // A bool vector's swizzle: a static member of the shim's struct, named as
+  // the swizzle (bool_vectors.cc).
+  if (clang_getCursorKind(field) == CXCursor_VarDecl && is_bool_vector(ctx_, clang_getCursorSemanticParent(field)) &&
+      ch.size() == 1)
+    return swizzle(c, ch[0], spelling(field));
   if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() > 1) {
     ctx_.unsupported(c, "member access '" + spelling(c) + "'");
     return nullptr;
@@ -675,6 +696,9 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   std::vector<CXCursor> arg_cursors;
   for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
 
+  bool handled = false;
+  auto bools = bool_vector_call(c, fn, &handled);
+  if (handled) return bools;
   if (fk == CXCursor_Constructor) {
     // A copy (or move) of a struct value is its argument.
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
@@ -754,6 +778,15 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       e->intrinsic = callee.intrinsic;
       if (ir::intrinsic_info(callee.intrinsic).group == ir::IntrinsicGroup::Atomic) return atomic_call(c, std::move(e));
       if (!build_args(*e)) return nullptr;
+      // all(v), any(v) and select's condition take bool vectors; given a
+      // vector of another type (clang's int vector of a comparison that is
+      // no bool vector in the IR), each lane is converted (nonzero is true).
+      const bool any_all = callee.intrinsic == ir::Intrinsic::Any || callee.intrinsic == ir::Intrinsic::All;
+      const size_t mask = any_all ? 0 : 2;
+      if ((any_all && e->args.size() == 1) || (callee.intrinsic == ir::Intrinsic::Select && e->args.size() == 3)) {
+        const int lanes = e->args[mask]->type.is_vector() ? e->args[mask]->type.count : 0;
+        if (lanes) e->args[mask] = as_bools(std::move(e->args[mask]), lanes, loc);
+      }
       return e;
     }
     case Callee::Kind::Collective: {

@@ -85,6 +85,20 @@ class FunctionBuilder {
   // Wraps `e` in a Cast to `t` unless it already has that type.
   ir::ExprPtr convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc);
 
+  // bool_vectors.cc: Metal's bool2/3/4, which the shim declares as a struct
+  // with bodiless members (metal_stdlib says why).
+  // A call of one of the struct's constructors, its operator[] or a logical
+  // or equality operator on bool vectors; null (and no error) when `fn` is
+  // none of those.
+  ir::ExprPtr bool_vector_call(CXCursor c, CXCursor fn, bool* handled);
+  // The lanes of `e` as bools (nonzero is true): a bool vector of `lanes`
+  // lanes (a scalar is widened to them), or a bool when `lanes` is 1.
+  ir::ExprPtr as_bools(ir::ExprPtr e, int lanes, const ir::SourceLoc& loc);
+  // Metal types a vector comparison, `!`, `&&` and `||` as a bool vector,
+  // where clang's OpenCL mode gives an int vector: the type to give the
+  // operator with these operands (`clang_type` when neither is a vector).
+  static ir::Type logical_result(const ir::Type& clang_type, const ir::Expr& a, const ir::Expr* b);
+
   // build_stmt.cc
   void decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
   ir::StmtPtr block(CXCursor c);

@@ -156,6 +156,24 @@ int pass_through_diagnostics(FrontContext& ctx) {
       is_error = false;
       msg = "static_assert not evaluated (its expression is no constant expression for mslport's parser)";
     }
+    // vec<T, N> instantiated with T = bool (a template's), directly or as
+    // the reason a candidate failed: `vec` is an ext vector alias, which
+    // clang's OpenCL mode refuses for bool; vec<bool, N> spelled so names
+    // the shim's bool vector instead (adapt_source.h).
+    {
+      const std::string bool_lanes = "invalid vector element type 'bool'";
+      bool about_bool_lanes = msg.find(bool_lanes) != std::string::npos;
+      CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+      for (unsigned j = 0; notes && j < clang_getNumDiagnosticsInSet(notes) && !about_bool_lanes; ++j) {
+        CXDiagnostic note = clang_getDiagnosticInSet(notes, j);
+        about_bool_lanes = take(clang_getDiagnosticSpelling(note)).find(bool_lanes) != std::string::npos;
+        clang_disposeDiagnostic(note);
+      }
+      if (is_error && about_bool_lanes)
+        msg +=
+            " (vec<T, N> with T = bool, a template's, is not supported yet: write vec<bool, N> or bool2, bool3, "
+            "bool4)";
+    }
     CXSourceLocation where = clang_getDiagnosticLocation(d);
     if (ctx.in_shim(expansion_pos(where).file)) {
       bool found = false;

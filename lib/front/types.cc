@@ -82,6 +82,11 @@ ir::AddressSpace address_space_of(CXType t) {
   }
 }
 
+bool is_bool_vector(const FrontContext& ctx, CXCursor record) {
+  return spelling(record) == "__mslport_bool_vector" && ctx.in_shim(record) &&
+         clang_Cursor_getNumTemplateArguments(record) == 1;
+}
+
 std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* why) {
   CXType c = clang_getCanonicalType(t);
   auto fail = [&]() -> std::optional<ir::Type> {
@@ -132,11 +137,9 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       // The shim's atomic_bool (OpenCL has none of its own).
       if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl))
         return ir::Type::atomic_of(ir::ScalarKind::Bool);
-      // The shim's stand-in for bool2/3/4 (metal_stdlib says why).
-      if (spelling(decl) == "__mslport_bool_vector" && ctx.in_shim(decl)) {
-        if (why) *why = "bool vector type 'bool" + std::to_string(clang_Cursor_getTemplateArgumentValue(decl, 0)) + "'";
-        return std::nullopt;
-      }
+      // bool2/3/4: the shim's struct for them (metal_stdlib says why).
+      if (is_bool_vector(ctx, decl))
+        return ir::Type::vector_of(ir::ScalarKind::Bool, (int)clang_Cursor_getTemplateArgumentValue(decl, 0));
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));

@@ -17,6 +17,10 @@ namespace mslport::front {
 // (they belong to the object, not the value).
 std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* why);
 
+// The shim's struct for Metal's bool2/3/4 (__mslport_bool_vector<N>), as
+// its declaration or a specialisation of it: the IR's bool vector.
+bool is_bool_vector(const FrontContext& ctx, CXCursor record);
+
 // The address space a clang type is qualified with (Private when none).
 ir::AddressSpace address_space_of(CXType t);
 

@@ -615,13 +615,26 @@ TEST(OpenClEmit, UnknownFunctionIsReportedAtItsLocation) {
              "built.metal:7:12: error: the Metal function 'frobnicate' is not supported by the OpenCL backend yet");
 }
 
-TEST(OpenClEmit, BoolVectorsAreReported) {
-  Builder b;
-  int v = ir::add_var(*b.k, "mask", Type::vector_of(ir::ScalarKind::Bool, 4), {"built.metal", 3, 8});
-  b.k->body->stmts.push_back(ir::make_decl(v, nullptr, {"built.metal", 3, 8}));
-  Out o = emit_module(b.m);
-  EXPECT_FALSE(o.ok);
-  EXPECT_HAS(o.diags, "built.metal:3:8: error: the bool vector type bool4 is not supported by the OpenCL backend yet");
+// OpenCL has no bool vectors: a boolN is a charN of 1/0 lanes, in memory
+// too; OpenCL's -1/0 comparison lanes are negated to it, and any, all and
+// select get the sign bits they test.
+TEST(OpenClEmit, BoolVectorsAreCharVectorsOfOnesAndZeros) {
+  Out o = emit_metal(std::string(kMetalPrelude) +
+                     "kernel void k(device const float4* a [[buffer(0)]], device bool4* m [[buffer(1)]],\n"
+                     "              device float4* out [[buffer(2)]], uint i [[thread_position_in_grid]]) {\n"
+                     "  bool4 lt = a[i] < a[i + 1];\n"
+                     "  bool4 nz = bool4(a[i]);\n"
+                     "  m[i] = !lt && nz;\n"
+                     "  out[i] = select(a[i], float4(lt), nz) + float(any(lt)) + float(all(nz));\n"
+                     "}\n");
+  ASSERT_TRUE(o.ok) << o.diags;
+  EXPECT_HAS(o.cl, "__global char4* m");
+  EXPECT_HAS(o.cl, "char4 lt = -convert_char4(a[i] < a[i + 1u]);");
+  EXPECT_HAS(o.cl, "char4 nz = -convert_char4(a[i] != 0.0f);");
+  EXPECT_HAS(o.cl, "m[i] = -(-!lt && nz);");
+  EXPECT_HAS(o.cl, "select(a[i], convert_float4(lt), -convert_int4(nz))");
+  EXPECT_HAS(o.cl, "any(-lt)");
+  EXPECT_HAS(o.cl, "all(-nz)");
 }
 
 }  // namespace

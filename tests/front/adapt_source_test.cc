@@ -43,6 +43,16 @@ TEST(AdaptSource, KernelAttributeBecomesTheKeyword) {
   EXPECT_CONTAINS(out, "[[buffer(0)]]");  // parameter attributes stay
 }
 
+// vec<bool, N> names the shim's bool vector struct: `vec` is an ext vector
+// alias, which clang's OpenCL mode refuses for bool.
+TEST(AdaptSource, BoolVecNamesTheShimsBoolVector) {
+  std::string out = adapted("vec<bool, 3> a; metal::vec<bool,N> b; vec<float, 2> c; s.vec<bool, 2>();\n");
+  EXPECT_CONTAINS(out, "__mslport_bool_vector< 3> a;");
+  EXPECT_CONTAINS(out, "metal::__mslport_bool_vector<N> b;");
+  EXPECT_CONTAINS(out, "vec<float, 2> c;");
+  EXPECT_CONTAINS(out, "s.vec<bool, 2>()");
+}
+
 TEST(AdaptSource, HostNameAndMaxThreadsOnAPlainKernel) {
   std::string out = adapted(
       "[[host_name(\"scale\"), max_total_threads_per_threadgroup(256)]] kernel void f(uint i "

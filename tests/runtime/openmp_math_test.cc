@@ -197,3 +197,35 @@ TEST(OpenMpRuntime, ThreadgroupMemorySizesDoNotWrap) {
   EXPECT_EQ(mslport::require_threadgroup_memory(&a, 2, "s"), 512u);
   EXPECT_THROW(mslport::require_threadgroup_memory(&a, 0, "s"), std::runtime_error);
 }
+
+// Metal's bool vectors: comparisons, logical operators, any/all/select lane
+// by lane (select takes b where the mask is true), and conversions (nonzero
+// is true, true is 1); a written swizzle changes the lanes it names.
+TEST(OpenMpMath, BoolVectorsAreLaneByLane) {
+  using mslport::vec;
+  const vec<float, 4> a{1.0f, 2.0f, -0.0f, NAN}, b{2.0f, 2.0f, 1.0f, 0.0f};
+  const vec<bool, 4> lt = a < b;
+  EXPECT_TRUE(lt.x && !lt.y && lt.z && !lt.w);
+  const vec<bool, 4> nz = mslport::convert<vec<bool, 4>>(a);
+  EXPECT_TRUE(nz.x && nz.y && !nz.z && nz.w);  // -0 is false, NaN true
+  const vec<bool, 4> both = lt && !nz, either = lt || nz, same = lt == nz;
+  EXPECT_TRUE(!both.x && !both.y && both.z && !both.w);
+  EXPECT_TRUE(either.x && either.y && either.z && either.w);
+  EXPECT_TRUE(same.x && !same.y && !same.z && !same.w);
+  EXPECT_TRUE(mslport::msl::any(lt));
+  EXPECT_FALSE(mslport::msl::all(lt));
+  EXPECT_TRUE(mslport::msl::all(either));
+  const vec<float, 4> s = mslport::msl::select(a, b, lt);
+  EXPECT_EQ(s.x, 2.0f);
+  EXPECT_EQ(s.y, 2.0f);
+  EXPECT_EQ(s.z, 1.0f);
+  EXPECT_TRUE(std::isnan(s.w));
+  const vec<float, 4> ones = mslport::convert<vec<float, 4>>(lt);
+  EXPECT_TRUE(ones.x == 1.0f && ones.y == 0.0f && ones.z == 1.0f && ones.w == 0.0f);
+  vec<bool, 4> w = lt;
+  mslport::swizzle_lanes<3, 0>(w) = vec<bool, 2>{true, false};
+  EXPECT_TRUE(!w.x && !w.y && w.z && w.w);
+  vec<int, 3> v{1, 2, 3};
+  mslport::swizzle_lanes<2, 0>(v) += vec<int, 2>{10, 20};
+  EXPECT_TRUE(v.x == 21 && v.y == 2 && v.z == 13);
+}

@@ -107,14 +107,33 @@ bool raise_builtin_calls(RaiseContext& ctx, ir::Kernel& k, const ClKernel& cl) {
       case Intrinsic::Divide:
         return ir::make_binary(ir::BinaryOp::Div, e->type, std::move(e->args[0]), std::move(e->args[1]), loc);
       case Intrinsic::Select: {
-        if (!e->args[2]->type.is_scalar()) return fail();
         // Metal's select(a, b, c) is c ? b : a.
-        return make_conditional(std::move(e->args[2]), std::move(e->args[1]), std::move(e->args[0]));
+        if (e->args[2]->type.is_scalar())
+          return make_conditional(std::move(e->args[2]), std::move(e->args[1]), std::move(e->args[0]));
+        // Lane by lane, of a bool vector (a char vector of 0/1 lanes,
+        // bool_vectors.cc): OpenCL's select takes lane i of b where the sign
+        // bit of c's lane i is set, c of signed integer lanes as wide as a's.
+        const ir::Type& lanes = e->args[0]->type;
+        if (!lanes.is_vector() || e->args[2]->type.count != lanes.count) return fail();
+        const int bytes = ir::scalar_size(lanes.scalar);
+        const ir::ScalarKind mask_lane = bytes == 1   ? ir::ScalarKind::Char
+                                         : bytes == 2 ? ir::ScalarKind::Short
+                                         : bytes == 8 ? ir::ScalarKind::Long
+                                                      : ir::ScalarKind::Int;
+        const ir::Type mask = ir::Type::vector_of(mask_lane, lanes.count);
+        ExprPtr c = std::move(e->args[2]);
+        if (c->type != mask) c = make_cast(mask, std::move(c));
+        e->args[2] = ir::make_unary(ir::UnaryOp::Neg, mask, std::move(c), loc);
+        return as_builtin(std::move(e), "select");
       }
       case Intrinsic::All:
-      case Intrinsic::Any:
-        if (!e->args[0]->type.is_scalar()) return fail();
-        return std::move(e->args[0]);  // of one bool: the bool
+      case Intrinsic::Any: {
+        if (e->args[0]->type.is_scalar()) return std::move(e->args[0]);  // of one bool: the bool
+        // Of a bool vector's 0/1 lanes: OpenCL's any and all test sign bits.
+        const ir::Type lanes = e->args[0]->type;
+        e->args[0] = ir::make_unary(ir::UnaryOp::Neg, lanes, std::move(e->args[0]), loc);
+        return as_builtin(std::move(e), info.name);
+      }
       case Intrinsic::Frexp:
       case Intrinsic::Modf:
       case Intrinsic::Sincos: {

@@ -19,9 +19,7 @@ std::optional<std::string> unsupported_type(const ir::Module& m, const ir::Type&
           t.count == 8)
         return std::nullopt;
       return ir::type_name(m, t);
-    case K::Vector:
-      if (t.scalar == ir::ScalarKind::Bool) return "the bool vector type " + ir::type_name(m, t);
-      return std::nullopt;
+    case K::Vector: return std::nullopt;  // bool vectors too: bool_vectors.cc
     case K::Pointer:
       if (t.elem && t.elem->is_pointer()) return "the pointer-to-pointer type " + ir::type_name(m, t);
       return t.elem ? unsupported_type(m, *t.elem) : std::nullopt;

@@ -7,6 +7,8 @@
 //    bfloat type is rounded to that format, so values match Metal's.
 //  * bool in host-visible memory (device/constant buffers, struct fields) is
 //    uchar: OpenCL leaves the size of bool there undefined.
+//  * bool vectors are char vectors of 0/1 lanes everywhere (bool_vectors.cc
+//    rewrote the operators that make them): OpenCL C has no bool vectors.
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -41,6 +43,7 @@ Type storage_of(const Type& t, bool host_visible) {
     case Type::Kind::Vector:
       if (is_narrow(t)) return with_scalar(t, ScalarKind::UShort);
       if (host_visible && t.is_bool()) return Type::scalar_of(ScalarKind::UChar);
+      if (t.is_vector() && t.scalar == ScalarKind::Bool) return Type::vector_of(ScalarKind::Char, t.count);
       return t;
     case Type::Kind::Array: return Type::array_of(storage_of(*t.elem, host_visible), t.count);
     case Type::Kind::Pointer: {

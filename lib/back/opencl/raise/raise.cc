@@ -41,6 +41,9 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
     p.run("kernel_interface", k, [&] { return raise_kernel_interface(ctx, k, cl), true; });
     // While collectives are still Collective nodes (how it finds synchronisation).
     p.run("early_returns", k, [&] { return raise_early_returns(ctx, k), true; });
+    // Before memory_types: it reads the Metal lane types of the operands,
+    // which memory_types turns into OpenCL's.
+    p.run("bool_vectors", k, [&] { return raise_bool_vectors(ctx, k), true; });
     // Before builtin_calls and simd_collectives: they choose by OpenCL value
     // types (a bfloat max is an fmax on floats; a half simd_sum sums floats).
     if (!p.run("memory_types", k, [&] { return raise_memory_types(ctx, k); })) continue;

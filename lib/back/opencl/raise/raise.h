@@ -26,7 +26,7 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out);
 
 // ---- the steps, in pipeline order (see raise.cc for why) ----
 
-// Reports IR the backend cannot print yet (bool vectors, half matrices, a
+// Reports IR the backend cannot print yet (half matrices, a
 // kernel named like an OpenCL C reserved word, ...).
 bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
 // (Then passes::rename_reserved with keywords.h: Metal names that OpenCL C
@@ -37,8 +37,11 @@ bool check_supported(RaiseContext& ctx, const ir::Kernel& k);
 void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl);
 // Uniform early returns in kernels with synchronisation -> the alive flag.
 void raise_early_returns(RaiseContext& ctx, ir::Kernel& k);
+// Operators giving bool vectors -> OpenCL's -1/0 lanes negated to the 1/0 of
+// a char vector, OpenCL's form of a bool vector.
+void raise_bool_vectors(RaiseContext& ctx, ir::Kernel& k);
 // half / bfloat kept as ushort bits in memory and computed in float; bool in
-// memory as uchar.
+// memory as uchar; bool vectors as char vectors.
 bool raise_memory_types(RaiseContext& ctx, ir::Kernel& k);
 void raise_struct_and_constant_types(RaiseContext& ctx);
 // simdgroup_matrix<float, 8, 8> operations -> prelude helpers.

@@ -237,7 +237,14 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     }
     case Expr::Kind::Assign: {
       std::string op = e.assign_op ? std::string(binary_spelling(*e.assign_op)) + "=" : "=";
-      const std::string l = sub(*e.args[0]);
+      std::string l = sub(*e.args[0]);
+      // `v.xy = x`: mslport::swizzle gives a copy, swizzle_lanes writes the lanes.
+      if (e.args[0]->kind == Expr::Kind::Swizzle && e.args[0]->components.size() > 1) {
+        const Expr& w = *e.args[0];
+        l = "mslport::swizzle_lanes<";
+        for (size_t i = 0; i < w.components.size(); ++i) l += (i ? ", " : "") + std::to_string(w.components[i]);
+        l += ">(" + expr(*w.args[0], wi) + ")";
+      }
       if (e.assign_op && e.type.is_scalar(ScalarKind::BFloat)) {
         return l + " = mslport::bfloat(float(" + l + ") " + binary_spelling(*e.assign_op) + " float(" +
                sub(*e.args[1]) + "))";

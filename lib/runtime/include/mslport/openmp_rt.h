@@ -83,6 +83,31 @@ MSLPORT_VEC_BINOP(<<)
 MSLPORT_VEC_BINOP(>>)
 #undef MSLPORT_VEC_BINOP
 
+// Metal's relational, equality and logical operators on vectors give bool
+// vectors, lane by lane (the front end makes both operands vectors).
+#define MSLPORT_VEC_LOGICAL(op)                                      \
+  template <class T, int N>                                          \
+  vec<bool, N> operator op(const vec<T, N>& a, const vec<T, N>& b) { \
+    vec<bool, N> r;                                                  \
+    for (int i = 0; i < N; ++i) r[i] = a[i] op b[i];                 \
+    return r;                                                        \
+  }
+MSLPORT_VEC_LOGICAL(<)
+MSLPORT_VEC_LOGICAL(>)
+MSLPORT_VEC_LOGICAL(<=)
+MSLPORT_VEC_LOGICAL(>=)
+MSLPORT_VEC_LOGICAL(==)
+MSLPORT_VEC_LOGICAL(!=)
+MSLPORT_VEC_LOGICAL(&&)
+MSLPORT_VEC_LOGICAL(||)
+#undef MSLPORT_VEC_LOGICAL
+template <int N>
+vec<bool, N> operator!(const vec<bool, N>& a) {
+  vec<bool, N> r;
+  for (int i = 0; i < N; ++i) r[i] = !a[i];
+  return r;
+}
+
 template <class T, int N>
 vec<T, N> operator-(const vec<T, N>& a) {
   vec<T, N> r;
@@ -114,6 +139,38 @@ V make_vec(const A&... a) {
 template <int... C, class T, int N>
 vec<T, (int)sizeof...(C)> swizzle(const vec<T, N>& v) {
   return vec<T, (int)sizeof...(C)>{v[C]...};
+}
+// A swizzle written (`v.xy = x`, `v.zx += y`): the lanes C of v.
+template <class T, int N, int... C>
+struct swizzle_ref {
+  using value_type = vec<T, (int)sizeof...(C)>;
+  vec<T, N>& v;
+  operator value_type() const { return value_type{v[C]...}; }
+  swizzle_ref& operator=(const value_type& x) {
+    int i = 0;
+    ((v[C] = x[i++]), ...);
+    return *this;
+  }
+#define MSLPORT_SWIZZLE_OP(op)              \
+  template <class X>                        \
+  swizzle_ref& operator op##=(const X& x) { \
+    return *this = value_type(*this) op x;  \
+  }
+  MSLPORT_SWIZZLE_OP(+)
+  MSLPORT_SWIZZLE_OP(-)
+  MSLPORT_SWIZZLE_OP(*)
+  MSLPORT_SWIZZLE_OP(/)
+  MSLPORT_SWIZZLE_OP(%)
+  MSLPORT_SWIZZLE_OP(&)
+  MSLPORT_SWIZZLE_OP(|)
+  MSLPORT_SWIZZLE_OP(^)
+  MSLPORT_SWIZZLE_OP(<<)
+  MSLPORT_SWIZZLE_OP(>>)
+#undef MSLPORT_SWIZZLE_OP
+};
+template <int... C, class T, int N>
+swizzle_ref<T, N, C...> swizzle_lanes(vec<T, N>& v) {
+  return {v};
 }
 template <class To, class T, int N>
 To convert(const vec<T, N>& v) {
@@ -293,6 +350,25 @@ T clamp(T x, T lo, T hi) {
 template <class T>
 T select(T a, T b, bool c) {
   return c ? b : a;
+}
+// Of bool vectors: lane i is c[i] ? b[i] : a[i].
+template <class T, int N>
+vec<T, N> select(const vec<T, N>& a, const vec<T, N>& b, const vec<bool, N>& c) {
+  vec<T, N> r;
+  for (int i = 0; i < N; ++i) r[i] = c[i] ? b[i] : a[i];
+  return r;
+}
+template <int N>
+bool all(const vec<bool, N>& v) {
+  for (int i = 0; i < N; ++i)
+    if (!v[i]) return false;
+  return true;
+}
+template <int N>
+bool any(const vec<bool, N>& v) {
+  for (int i = 0; i < N; ++i)
+    if (v[i]) return true;
+  return false;
 }
 inline float mix(float a, float b, float t) { return a + (b - a) * t; }
 template <class T, int N>
