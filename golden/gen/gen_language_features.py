@@ -21,7 +21,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
-           "feat_union_constructors", "feat_constant_table_pointer"]
+           "feat_union_constructors", "feat_constant_table_pointer", "feat_reinterpret_cast"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -171,6 +171,7 @@ def generate():
     unions("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     union_constructors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     constant_table_pointer("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    reinterpret_cast("small", "4 threadgroups of 32", 4)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -344,4 +345,30 @@ def function_constant(case, desc, n, constants):
     if constants.get("use_bias", False):
         c.read(2, "bias", bias)
     c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def reinterpret_cast(case, desc, n_tg):
+    rng = rng_for("feat_reinterpret_cast", case)
+    n = 32 * n_tg
+    x = eighths(rng, 4 * n)
+    h = eighths(rng, 2 * n).astype(np.float16)        # k/8, |k| <= 80: exact in half
+    i = np.arange(n)
+    m = 32 * (i // 32) + (i % 32 + 1) % 32            # the next lane of the same threadgroup
+    xv = x.astype(np.float64).reshape(n, 4)
+    v = xv[m][:, ::-1].copy()                         # that lane's floats, reversed
+    v[:, 0] += h[0::2].astype(np.float64)
+    v[:, 1] += h[1::2].astype(np.float64)
+    vf = f32(v)
+    expected_bits = vf.view(np.uint32).copy()        # the same bits, read as uint
+    out = vf.copy()
+    out[:, 0] = np.abs(out[:, 0])                    # sign bit cleared through a thread reference
+    out[:, 3] = -out[:, 3]                           # sign bit flipped through a device reference
+    c = Case("feat_reinterpret_cast", case, desc)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.tg_memory(0, 32 * 16)
+    c.read(0, "in", x)
+    c.read(1, "hin", h.view(np.uint16))
+    c.write(2, "out", out, 0, 0, EXACT)
+    c.write(3, "bits", expected_bits, 0, 0, "bit patterns of exact float32 sums: exact")
     c.save()

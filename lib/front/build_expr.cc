@@ -292,7 +292,7 @@ ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
     case CXCursor_CXXStaticCastExpr:
     case CXCursor_CXXFunctionalCastExpr:
     case CXCursor_CXXConstCastExpr: return explicit_cast(c);
-    case CXCursor_CXXReinterpretCastExpr: ctx_.unsupported(c, "reinterpret_cast (use as_type)"); return nullptr;
+    case CXCursor_CXXReinterpretCastExpr: return reinterpret_cast_expr(c);
     case CXCursor_CompoundLiteralExpr: return compound_literal(c);
     case CXCursor_CXXNullPtrLiteralExpr:  // a null pointer, typed by the conversion around it
       return ir::make_int(ir::Type::pointer_to(ir::Type::void_type(), ir::AddressSpace::Private, false), 0,
@@ -1074,6 +1074,83 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
   auto e = make(ir::Expr::Kind::Cast, *t, loc);
   e->args.push_back(std::move(a));
   return e;
+}
+
+// True when the cast written at `c` names a reference type
+// (`reinterpret_cast<device float4&>(x)`): clang gives the expression the
+// referenced type, as an lvalue, so only the written type tells.
+bool FunctionBuilder::casts_to_reference(CXCursor c, bool* known) {
+  auto toks = cursor_tokens(ctx_.tu, c);
+  *known = false;
+  if (toks.size() < 3 || toks[0].text.find("_cast") == std::string::npos || toks[1].text != "<") return false;
+  int depth = 0;
+  for (size_t i = 1; i < toks.size(); ++i) {
+    const std::string& x = toks[i].text;
+    if (x == "<" || x == "(" || x == "[") ++depth;
+    if (x == ">" || x == ")" || x == "]") --depth;
+    if (x == ">>") depth -= 2;
+    if (depth <= 0) {
+      *known = true;
+      return x == ">" && (toks[i - 1].text == "&" || toks[i - 1].text == "&&");
+    }
+  }
+  return false;
+}
+
+// reinterpret_cast, C++'s as Metal has it. Between pointers it is the
+// C-style pointer cast (`(device const float4*)p`, the same Cast); to a
+// reference, `*(T*)&x`; between scalars and vectors of one size, as_type.
+// A pointer to or from an integer has no IR form and is refused.
+ir::ExprPtr FunctionBuilder::reinterpret_cast_expr(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (ch.size() != 1) {
+    ctx_.unsupported(c, "reinterpret_cast form");
+    return nullptr;
+  }
+  auto a = expr(ch[0]);
+  if (!a) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  if (t->is_pointer() && a->type.is_pointer()) {
+    if (a->type == *t) return a;
+    auto e = make(ir::Expr::Kind::Cast, *t, loc);
+    e->args.push_back(std::move(a));
+    return e;
+  }
+  if (t->is_pointer() || a->type.is_pointer()) {
+    ctx_.unsupported(c, "reinterpret_cast between a pointer and '" +
+                            ir::type_name(ctx_.module, t->is_pointer() ? a->type : *t) +
+                            "' (only pointers to pointers, references and as_type's same-size values)");
+    return nullptr;
+  }
+  bool known = false;
+  bool reference = casts_to_reference(c, &known);
+  if (!known) {
+    ctx_.unsupported(c, "reinterpret_cast whose type is not written at its use (in a macro)");
+    return nullptr;
+  }
+  if (reference) {
+    // The object keeps its address space: reinterpret_cast cannot change it.
+    CXType object = clang_getCursorType(ch[0]);
+    ir::AddressSpace space = address_space_of(object);
+    ir::Type from = ir::Type::pointer_to(a->type, space, clang_isConstQualifiedType(object) != 0);
+    ir::Type to = ir::Type::pointer_to(*t, space, clang_isConstQualifiedType(clang_getCursorType(c)) != 0);
+    auto addr = ir::make_unary(ir::UnaryOp::AddrOf, from, std::move(a), loc);
+    auto cast = make(ir::Expr::Kind::Cast, to, loc);
+    cast->args.push_back(std::move(addr));
+    return ir::make_unary(ir::UnaryOp::Deref, *t, std::move(cast), loc);
+  }
+  if (a->type == *t) return a;
+  if ((t->is_scalar() || t->is_vector()) && (a->type.is_scalar() || a->type.is_vector()) &&
+      ir::type_size(ctx_.module, *t) == ir::type_size(ctx_.module, a->type)) {
+    auto e = make(ir::Expr::Kind::Bitcast, *t, loc);
+    e->args.push_back(std::move(a));
+    return e;
+  }
+  ctx_.unsupported(c, "reinterpret_cast from '" + ir::type_name(ctx_.module, a->type) + "' to '" +
+                          ir::type_name(ctx_.module, *t) + "'");
+  return nullptr;
 }
 
 // Metal vector constructors. One argument: a scalar is splatted and a vector

@@ -109,6 +109,39 @@ kernel void k(device const bfloat* in [[buffer(0)]],
   EXPECT_EQ(x->args[2]->kind, ir::Expr::Kind::FloatLit);  // int 1 -> float, folded
 }
 
+// reinterpret_cast: the C-style pointer cast between pointers, `*(T*)&x`
+// to a reference, as_type between values of one size.
+TEST(Expressions, ReinterpretCasts) {
+  auto p = parse("reinterpret.metal", R"(
+kernel void k(device const float* in [[buffer(0)]], device float4* o [[buffer(1)]],
+              threadgroup half* sh [[threadgroup(0)]], uint i [[thread_position_in_grid]]) {
+  device const float4* a = reinterpret_cast<device const float4*>(in);
+  threadgroup half4* b = reinterpret_cast<threadgroup half4*>(sh);
+  const float4 v = a[i];
+  uint4 c = reinterpret_cast<uint4>(v);
+  reinterpret_cast<device uint4&>(o[i]).x = c.y;
+}
+)");
+  ASSERT_PARSED(p);
+  EXPECT_EQ(init_of(*p->m, "a"), "cast<device const float4*>(in)");
+  EXPECT_EQ(init_of(*p->m, "b"), "cast<threadgroup half4*>(sh)");
+  EXPECT_EQ(init_of(*p->m, "c"), "as_type<uint4>(v)");
+  EXPECT_EQ(p->init_expr("a")->kind, ir::Expr::Kind::Cast);
+}
+
+TEST(Expressions, ReinterpretCastOfAPointerToAnIntegerIsRefused) {
+  auto p = parse("reinterpret_int.metal", R"(
+kernel void k(device const float* in [[buffer(0)]], device ulong* o [[buffer(1)]]) {
+  o[0] = reinterpret_cast<ulong>(in);
+}
+)");
+  EXPECT_FALSE(p->m);
+  ASSERT_FALSE(p->d.diagnostics().empty());
+  EXPECT_NE(DiagEngine::render(p->d.diagnostics().front()).find("reinterpret_cast between a pointer and 'ulong'"),
+            std::string::npos)
+      << DiagEngine::render(p->d.diagnostics().front());
+}
+
 TEST(Expressions, BuiltinsCollectivesAndLiterals) {
   auto p = parse("builtins.metal", R"(
 #define EPS 1e-6f
