@@ -132,6 +132,9 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       // The shim's atomic_bool (OpenCL has none of its own).
       if (spelling(decl) == "__mslport_atomic_bool" && ctx.in_shim(decl))
         return ir::Type::atomic_of(ir::ScalarKind::Bool);
+      // simd_vote and quad_vote are their vote_t in the IR (metal_stdlib).
+      if (ctx.in_shim(decl) && spelling(decl) == "simd_vote") return ir::Type::scalar_of(ir::ScalarKind::ULong);
+      if (ctx.in_shim(decl) && spelling(decl) == "quad_vote") return ir::Type::scalar_of(ir::ScalarKind::UInt);
       // The shim's stand-in for bool2/3/4 (metal_stdlib says why).
       if (spelling(decl) == "__mslport_bool_vector" && ctx.in_shim(decl)) {
         if (why) *why = "bool vector type 'bool" + std::to_string(clang_Cursor_getTemplateArgumentValue(decl, 0)) + "'";
