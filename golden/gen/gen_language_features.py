@@ -21,7 +21,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
-           "feat_union_constructors", "feat_constant_table_pointer", "feat_reinterpret_cast"]
+           "feat_union_constructors", "feat_constant_table_pointer", "feat_reinterpret_cast",
+           "feat_mixed_scalar_vector"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -172,6 +173,8 @@ def generate():
     union_constructors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     constant_table_pointer("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     reinterpret_cast("small", "4 threadgroups of 32", 4)
+    mixed_scalar_vector("small", "dispatchThreads 96 in 32-thread groups; scale 0.1 (not a half: half(0.1) is "
+                        "0.0999755859375)", 96, 0.1)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -372,3 +375,39 @@ def reinterpret_cast(case, desc, n_tg):
     c.write(2, "out", out, 0, 0, EXACT)
     c.write(3, "bits", expected_bits, 0, 0, "bit patterns of exact float32 sums: exact")
     c.save()
+
+
+def half_op(x):
+    """A half result: the exact value (float64) rounded to half, to nearest even."""
+    return np.asarray(x, dtype=np.float64).astype(np.float16)
+
+
+def mixed_scalar_vector(case, desc, n, scale):
+    rng = rng_for("feat_mixed_scalar_vector", case)
+    h = half_op(rng.integers(-2000, 2001, size=(n, 4)) / 64.0)   # |h| <= 31.25, 1/64 steps
+    s = np.float32(scale)
+    hs = np.float16(s)                    # the scalar converted to the element type
+    hv = h.astype(np.float64)
+    sv = rng.integers(-20000, 20001, size=(n, 4)).astype(np.int16)
+    k = rng.integers(-100000, 100001, size=n).astype(np.int32)
+    k[:4] = [70000, -70000, 32768, 65535]  # low 16 bits: 4464, -4464, -32768, -1
+    a = half_op(hv * float(hs))
+    b = half_op(float(hs) + hv)
+    c = half_op(half_op(hv * float(hs)).astype(np.float64) - 0.5)
+    oh = np.stack([a, b, c], axis=1).reshape(3 * n, 4)
+    odd = (np.arange(n) % 2 == 1)[:, None]
+    of = np.where(odd, a.astype(np.float64), 0.0)
+    # short arithmetic wraps modulo 2^16; k keeps its low 16 bits
+    prod = (sv.astype(np.int64) * 3 + (k.astype(np.int64) & 0xFFFF).astype(np.uint16).astype(np.int16)[:, None])
+    os_ = ((prod + 32768) % 65536 - 32768).astype(np.int16)
+    c_ = Case("feat_mixed_scalar_vector", case, desc)
+    c_.threads([n, 1, 1], [32, 1, 1])
+    c_.read(0, "h", h.view(np.uint16))
+    c_.read(1, "scale", np.array([s], dtype=np.float32))
+    c_.read(2, "sv_in", sv)
+    c_.read(3, "k_in", k)
+    c_.write(4, "oh", oh.view(np.uint16), 0, 0,
+             "one rounding to half per operation, of exact products and sums: bit-exact")
+    c_.write(5, "of", f32(of), 0, 0, "halves widened to float: exact")
+    c_.write(6, "os", os_, 0, 0, "wrapping 16-bit integer arithmetic: exact")
+    c_.save()
