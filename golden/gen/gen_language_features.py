@@ -21,7 +21,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_template_kernel_bf16", "feat_constexpr_tg_array", "feat_include_path", "feat_define_flag",
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
-           "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors"]
+           "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
+           "feat_reinterpret_cast", "feat_mixed_scalar_vector"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -172,6 +173,9 @@ def generate():
     union_constructors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     constant_table_pointer("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     bool_vectors("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    reinterpret_cast("small", "4 threadgroups of 32", 4)
+    mixed_scalar_vector("small", "dispatchThreads 96 in 32-thread groups; scale 0.1 (not a half: half(0.1) is "
+                        "0.0999755859375)", 96, 0.1)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -422,3 +426,65 @@ def bool_vectors(case, desc, n):
     cs.read_write(9, "fout", np.zeros((n, 12), np.uint8), fout, 0, 0,
                   "bool bytes and a float of eighths plus 0 or 1: exact; the padding bytes keep their zeros")
     cs.save()
+
+
+def reinterpret_cast(case, desc, n_tg):
+    rng = rng_for("feat_reinterpret_cast", case)
+    n = 32 * n_tg
+    x = eighths(rng, 4 * n)
+    h = eighths(rng, 2 * n).astype(np.float16)        # k/8, |k| <= 80: exact in half
+    i = np.arange(n)
+    m = 32 * (i // 32) + (i % 32 + 1) % 32            # the next lane of the same threadgroup
+    xv = x.astype(np.float64).reshape(n, 4)
+    v = xv[m][:, ::-1].copy()                         # that lane's floats, reversed
+    v[:, 0] += h[0::2].astype(np.float64)
+    v[:, 1] += h[1::2].astype(np.float64)
+    vf = f32(v)
+    expected_bits = vf.view(np.uint32).copy()        # the same bits, read as uint
+    out = vf.copy()
+    out[:, 0] = np.abs(out[:, 0])                    # sign bit cleared through a thread reference
+    out[:, 3] = -out[:, 3]                           # sign bit flipped through a device reference
+    c = Case("feat_reinterpret_cast", case, desc)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.tg_memory(0, 32 * 16)
+    c.read(0, "in", x)
+    c.read(1, "hin", h.view(np.uint16))
+    c.write(2, "out", out, 0, 0, EXACT)
+    c.write(3, "bits", expected_bits, 0, 0, "bit patterns of exact float32 sums: exact")
+    c.save()
+
+
+def half_op(x):
+    """A half result: the exact value (float64) rounded to half, to nearest even."""
+    return np.asarray(x, dtype=np.float64).astype(np.float16)
+
+
+def mixed_scalar_vector(case, desc, n, scale):
+    rng = rng_for("feat_mixed_scalar_vector", case)
+    h = half_op(rng.integers(-2000, 2001, size=(n, 4)) / 64.0)   # |h| <= 31.25, 1/64 steps
+    s = np.float32(scale)
+    hs = np.float16(s)                    # the scalar converted to the element type
+    hv = h.astype(np.float64)
+    sv = rng.integers(-20000, 20001, size=(n, 4)).astype(np.int16)
+    k = rng.integers(-100000, 100001, size=n).astype(np.int32)
+    k[:4] = [70000, -70000, 32768, 65535]  # low 16 bits: 4464, -4464, -32768, -1
+    a = half_op(hv * float(hs))
+    b = half_op(float(hs) + hv)
+    c = half_op(half_op(hv * float(hs)).astype(np.float64) - 0.5)
+    oh = np.stack([a, b, c], axis=1).reshape(3 * n, 4)
+    odd = (np.arange(n) % 2 == 1)[:, None]
+    of = np.where(odd, a.astype(np.float64), 0.0)
+    # short arithmetic wraps modulo 2^16; k keeps its low 16 bits
+    prod = (sv.astype(np.int64) * 3 + (k.astype(np.int64) & 0xFFFF).astype(np.uint16).astype(np.int16)[:, None])
+    os_ = ((prod + 32768) % 65536 - 32768).astype(np.int16)
+    c_ = Case("feat_mixed_scalar_vector", case, desc)
+    c_.threads([n, 1, 1], [32, 1, 1])
+    c_.read(0, "h", h.view(np.uint16))
+    c_.read(1, "scale", np.array([s], dtype=np.float32))
+    c_.read(2, "sv_in", sv)
+    c_.read(3, "k_in", k)
+    c_.write(4, "oh", oh.view(np.uint16), 0, 0,
+             "one rounding to half per operation, of exact products and sums: bit-exact")
+    c_.write(5, "of", f32(of), 0, 0, "halves widened to float: exact")
+    c_.write(6, "os", os_, 0, 0, "wrapping 16-bit integer arithmetic: exact")
+    c_.save()

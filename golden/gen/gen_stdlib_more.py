@@ -12,7 +12,7 @@ import numpy as np
 
 from common import U, Case, f32, rng_for, reset_kernel_dir, tol_from_bound, u32
 
-KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors", "feat_simd_shuffle_fill"]
+KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors", "feat_simd_shuffle_fill", "feat_simd_votes"]
 
 
 def eighths(rng, shape, lo, hi):
@@ -262,6 +262,57 @@ def simd_shuffle_fill(case, desc, n_tg, delta, qdelta):
     c.save()
 
 
+def simd_votes(case, desc, n_tg):
+    k = "feat_simd_votes"
+    rng = rng_for(k, case)
+    n = 64 * n_tg
+    on = np.ones(n, dtype=np.uint32)
+    vote = np.ones(n, dtype=np.uint32)
+    sg = [slice(32 * s, 32 * s + 32) for s in range(n // 32)]
+    vote[sg[1].start + 5] = 0                          # one lane votes no
+    on[sg[2].start + 9] = 0                            # one lane inactive, the others yes
+    vote[sg[3]] = 0                                    # every lane no
+    on[sg[4]] = 0                                      # one quad active only: yes, no, yes, yes
+    on[sg[4].start:sg[4].start + 4] = 1
+    vote[sg[4].start:sg[4].start + 4] = [1, 0, 1, 1]
+    on[sg[5]] = rng.integers(0, 2, size=32)            # random lanes and votes
+    vote[sg[5]] = rng.integers(0, 2, size=32)
+    vote[sg[6]] = rng.integers(0, 2, size=32)          # random votes, quads 0 and 1 all yes
+    vote[sg[6].start:sg[6].start + 8] = 1
+    vote[sg[7]] = 0                                    # the low half votes yes
+    vote[sg[7].start:sg[7].start + 16] = 1
+
+    sentinel = 0xDEADBEEF
+    r = np.full((n, 8), sentinel, dtype=np.uint64)
+    for base in range(0, n, 32):
+        act = [on[base + l] != 0 for l in range(32)]
+        ballot = sum(1 << l for l in range(32) if act[l] and vote[base + l])
+        active = sum(1 << l for l in range(32) if act[l])
+        every_active_yes = all(vote[base + l] != 0 for l in range(32) if act[l])
+        for l in range(32):
+            if not act[l]:
+                continue
+            q = l // 4 * 4                             # the quad's first lane
+            qballot = sum(1 << j for j in range(4) if act[q + j] and vote[base + q + j])
+            g = base + l
+            r[g, 0] = 1 if ballot == 0xFFFFFFFF else 0  # all(): every lane's bit, active or not
+            r[g, 1] = 1 if ballot != 0 else 0
+            r[g, 2] = 1 if every_active_yes else 0
+            r[g, 3] = 1 if qballot == 0xF else 0
+            r[g, 4] = 1 if qballot != 0 else 0
+            r[g, 5] = ballot
+            r[g, 6] = qballot
+            r[g, 7] = 1 + 0 + (0x1F & 0xF) * 4 + 0 + (128 if active == 0xFFFFFFFF else 0)
+    r0 = np.full((n, 8), sentinel, dtype=np.uint32)
+    c = Case(k, case, desc)
+    c.threadgroups([n_tg, 1, 1], [64, 1, 1])
+    c.read(0, "on", on)
+    c.read(1, "vote", vote)
+    c.read_write(2, "r", r0.ravel(), r.astype(np.uint32).ravel(), 0, 0,
+                 "booleans and bit masks: exact; lanes left out keep 0xDEADBEEF")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -272,3 +323,5 @@ def generate():
     simd_shuffle_fill("small", "3 threadgroups of 64, delta 5, quad delta 3; runs of 8 lanes and single lanes left "
                       "out, a SIMD group with one active lane", 3, 5, 3)
     simd_shuffle_fill("delta_1", "2 threadgroups of 64, delta 1, quad delta 1", 2, 1, 1)
+    simd_votes("small", "4 threadgroups of 64 (8 SIMD groups): every lane voting yes, one no, one lane inactive, "
+               "every lane no, one quad active, random lanes, random votes, the low half yes", 4)

@@ -29,6 +29,27 @@ bool is_shim_value_type(CXCursor record) {
   return name == "matrix" || name == "packed_vec";
 }
 
+// The lanes whose bits a vote of the shim holds (simd_vote: a SIMD group's,
+// quad_vote: a quad's); 0 for any other record.
+int vote_lanes(FrontContext& ctx, CXCursor record) {
+  if (!ctx.in_shim(record)) return 0;
+  std::string name = spelling(record);
+  return name == "simd_vote" ? ir::kSimdWidth : name == "quad_vote" ? 4 : 0;
+}
+
+// The object expression of a member call `obj.f()` / `p->f()`: the child of
+// its callee, the MemberRefExpr; a null cursor when there is not one.
+CXCursor member_call_object(CXCursor call) {
+  CXCursor callee = clang_getNullCursor();
+  for (CXCursor ch : children(call))
+    if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) callee = ch;
+  std::vector<CXCursor> obj;
+  if (!clang_Cursor_isNull(callee))
+    for (CXCursor ch : children(callee))
+      if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
+  return obj.size() == 1 ? obj[0] : clang_getNullCursor();
+}
+
 }  // namespace
 
 bool FunctionBuilder::is_packed_vector(const ir::Type& t) const {
@@ -292,7 +313,7 @@ ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
     case CXCursor_CXXStaticCastExpr:
     case CXCursor_CXXFunctionalCastExpr:
     case CXCursor_CXXConstCastExpr: return explicit_cast(c);
-    case CXCursor_CXXReinterpretCastExpr: ctx_.unsupported(c, "reinterpret_cast (use as_type)"); return nullptr;
+    case CXCursor_CXXReinterpretCastExpr: return reinterpret_cast_expr(c);
     case CXCursor_CompoundLiteralExpr: return compound_literal(c);
     case CXCursor_CXXNullPtrLiteralExpr:  // a null pointer, typed by the conversion around it
       return ir::make_int(ir::Type::pointer_to(ir::Type::void_type(), ir::AddressSpace::Private, false), 0,
@@ -703,6 +724,7 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     // A copy (or move) of a struct value is its argument.
     if (nargs == 1 && (clang_CXXConstructor_isCopyConstructor(fn) || clang_CXXConstructor_isMoveConstructor(fn)))
       return expr(arg_cursors[0]);
+    if (vote_lanes(ctx_, clang_getCursorSemanticParent(fn))) return vote_member(c, fn, arg_cursors);
     if (!ctx_.in_shim(fn) || is_shim_value_type(clang_getCursorSemanticParent(fn))) return constructor_call(c, fn);
     if (nargs == 1 && spelling(clang_getCursorSemanticParent(fn)) == "simdgroup_matrix")
       return simd_matrix_diagonal(c, arg_cursors[0]);
@@ -724,6 +746,9 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
     if (!a || !b) return nullptr;
     return ir::make_assign(std::move(a), std::move(b), ctx_.loc(c));
   }
+  if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) &&
+      vote_lanes(ctx_, clang_getCursorSemanticParent(fn)))
+    return vote_member(c, fn, arg_cursors);
   std::string owner_name = spelling(clang_getCursorSemanticParent(fn));
   if (fk == CXCursor_CXXMethod && ctx_.in_shim(fn) && spelling(fn) == "thread_elements" &&
       owner_name == "simdgroup_matrix" && nargs == 0)
@@ -858,6 +883,50 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   return nullptr;
 }
 
+// simd_vote and quad_vote (MSL 6.9.2, 6.9.3), whose IR type is their
+// vote_t: the constructor keeps the value (quad_vote its four bottom bits),
+// the explicit conversion to vote_t is the value, and all() / any() test the
+// bits of the group's lanes, set or any set. They do not look at which lanes
+// are active: simd_ballot(c).all() is false where a lane is inactive, unlike
+// simd_all(c). Bits above the group's lanes are undefined in Metal and are
+// left out.
+ir::ExprPtr FunctionBuilder::vote_member(CXCursor c, CXCursor fn, const std::vector<CXCursor>& args) {
+  const int lanes = vote_lanes(ctx_, clang_getCursorSemanticParent(fn));
+  const ir::Type vote_t = ir::Type::scalar_of(lanes == 4 ? ir::ScalarKind::UInt : ir::ScalarKind::ULong);
+  const uint64_t mask = lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
+  ir::SourceLoc loc = ctx_.loc(c);
+  auto lane_bits = [&] { return ir::make_int(vote_t, (int64_t)mask, loc); };
+  const CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk == CXCursor_Constructor) {
+    if (args.size() > 1) {
+      ctx_.unsupported(c, "construction of '" + spelling(clang_getCursorSemanticParent(fn)) + "'");
+      return nullptr;
+    }
+    ir::ExprPtr v = args.empty() ? ir::make_int(vote_t, 0, loc) : expr(args[0]);
+    if (!v) return nullptr;
+    v = convert(std::move(v), vote_t, loc);
+    if (lanes == 4) v = ir::make_binary(ir::BinaryOp::BitAnd, vote_t, std::move(v), lane_bits(), loc);
+    return v;
+  }
+  CXCursor obj = member_call_object(c);
+  std::string name = spelling(fn);
+  if (clang_Cursor_isNull(obj) || !args.empty() || (fk == CXCursor_CXXMethod && name != "all" && name != "any")) {
+    ctx_.unsupported(c, "member function '" + name + "' of '" + spelling(clang_getCursorSemanticParent(fn)) + "'");
+    return nullptr;
+  }
+  auto object = expr(obj);
+  if (!object) return nullptr;
+  if (object->type.is_pointer()) {  // `p->any()`
+    ir::Type pointee = *object->type.elem;
+    object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), loc);
+  }
+  if (fk == CXCursor_ConversionFunction) return object;
+  const ir::Type b = ir::Type::scalar_of(ir::ScalarKind::Bool);
+  auto masked = ir::make_binary(ir::BinaryOp::BitAnd, vote_t, std::move(object), lane_bits(), loc);
+  if (name == "all") return ir::make_binary(ir::BinaryOp::Eq, b, std::move(masked), lane_bits(), loc);
+  return ir::make_binary(ir::BinaryOp::Ne, b, std::move(masked), ir::make_int(vote_t, 0, loc), loc);
+}
+
 // atomic_*_explicit(object, operands..., order...): a Call of the object
 // pointer and the operands. Metal's atomics take memory_order_relaxed only;
 // the order arguments are checked and dropped.
@@ -960,18 +1029,12 @@ ir::ExprPtr FunctionBuilder::simd_matrix_diagonal(CXCursor c, CXCursor value) {
 // once helpers are inlined (the lane is a kernel builtin, unknown in a
 // helper) and gathers tiles written this way before they are read whole.
 ir::ExprPtr FunctionBuilder::thread_elements(CXCursor c) {
-  CXCursor callee = clang_getNullCursor();
-  for (CXCursor ch : children(c))
-    if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) callee = ch;
-  std::vector<CXCursor> obj;
-  if (!clang_Cursor_isNull(callee))
-    for (CXCursor ch : children(callee))
-      if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
-  if (obj.size() != 1) {
+  CXCursor obj = member_call_object(c);
+  if (clang_Cursor_isNull(obj)) {
     ctx_.unsupported(c, "thread_elements() without a simdgroup_matrix object");
     return nullptr;
   }
-  auto object = expr(obj[0]);
+  auto object = expr(obj);
   if (!object) return nullptr;
   ir::SourceLoc loc = ctx_.loc(c);
   if (object->type.is_pointer()) {  // `p->thread_elements()`
@@ -1107,6 +1170,83 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
   auto e = make(ir::Expr::Kind::Cast, *t, loc);
   e->args.push_back(std::move(a));
   return e;
+}
+
+// True when the cast written at `c` names a reference type
+// (`reinterpret_cast<device float4&>(x)`): clang gives the expression the
+// referenced type, as an lvalue, so only the written type tells.
+bool FunctionBuilder::casts_to_reference(CXCursor c, bool* known) {
+  auto toks = cursor_tokens(ctx_.tu, c);
+  *known = false;
+  if (toks.size() < 3 || toks[0].text.find("_cast") == std::string::npos || toks[1].text != "<") return false;
+  int depth = 0;
+  for (size_t i = 1; i < toks.size(); ++i) {
+    const std::string& x = toks[i].text;
+    if (x == "<" || x == "(" || x == "[") ++depth;
+    if (x == ">" || x == ")" || x == "]") --depth;
+    if (x == ">>") depth -= 2;
+    if (depth <= 0) {
+      *known = true;
+      return x == ">" && (toks[i - 1].text == "&" || toks[i - 1].text == "&&");
+    }
+  }
+  return false;
+}
+
+// reinterpret_cast, C++'s as Metal has it. Between pointers it is the
+// C-style pointer cast (`(device const float4*)p`, the same Cast); to a
+// reference, `*(T*)&x`; between scalars and vectors of one size, as_type.
+// A pointer to or from an integer has no IR form and is refused.
+ir::ExprPtr FunctionBuilder::reinterpret_cast_expr(CXCursor c) {
+  auto ch = expr_children(c);
+  auto t = type_of(c);
+  if (!t) return nullptr;
+  if (ch.size() != 1) {
+    ctx_.unsupported(c, "reinterpret_cast form");
+    return nullptr;
+  }
+  auto a = expr(ch[0]);
+  if (!a) return nullptr;
+  ir::SourceLoc loc = ctx_.loc(c);
+  if (t->is_pointer() && a->type.is_pointer()) {
+    if (a->type == *t) return a;
+    auto e = make(ir::Expr::Kind::Cast, *t, loc);
+    e->args.push_back(std::move(a));
+    return e;
+  }
+  if (t->is_pointer() || a->type.is_pointer()) {
+    ctx_.unsupported(c, "reinterpret_cast between a pointer and '" +
+                            ir::type_name(ctx_.module, t->is_pointer() ? a->type : *t) +
+                            "' (only pointers to pointers, references and as_type's same-size values)");
+    return nullptr;
+  }
+  bool known = false;
+  bool reference = casts_to_reference(c, &known);
+  if (!known) {
+    ctx_.unsupported(c, "reinterpret_cast whose type is not written at its use (in a macro)");
+    return nullptr;
+  }
+  if (reference) {
+    // The object keeps its address space: reinterpret_cast cannot change it.
+    CXType object = clang_getCursorType(ch[0]);
+    ir::AddressSpace space = address_space_of(object);
+    ir::Type from = ir::Type::pointer_to(a->type, space, clang_isConstQualifiedType(object) != 0);
+    ir::Type to = ir::Type::pointer_to(*t, space, clang_isConstQualifiedType(clang_getCursorType(c)) != 0);
+    auto addr = ir::make_unary(ir::UnaryOp::AddrOf, from, std::move(a), loc);
+    auto cast = make(ir::Expr::Kind::Cast, to, loc);
+    cast->args.push_back(std::move(addr));
+    return ir::make_unary(ir::UnaryOp::Deref, *t, std::move(cast), loc);
+  }
+  if (a->type == *t) return a;
+  if ((t->is_scalar() || t->is_vector()) && (a->type.is_scalar() || a->type.is_vector()) &&
+      ir::type_size(ctx_.module, *t) == ir::type_size(ctx_.module, a->type)) {
+    auto e = make(ir::Expr::Kind::Bitcast, *t, loc);
+    e->args.push_back(std::move(a));
+    return e;
+  }
+  ctx_.unsupported(c, "reinterpret_cast from '" + ir::type_name(ctx_.module, a->type) + "' to '" +
+                          ir::type_name(ctx_.module, *t) + "'");
+  return nullptr;
 }
 
 // Metal vector constructors. One argument: a scalar is splatted and a vector

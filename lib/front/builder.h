@@ -68,6 +68,9 @@ class FunctionBuilder {
   ir::ExprPtr thread_elements(CXCursor c);
   ir::ExprPtr atomic_call(CXCursor c, ir::ExprPtr call);
   ir::ExprPtr explicit_cast(CXCursor c);
+  ir::ExprPtr reinterpret_cast_expr(CXCursor c);
+  ir::ExprPtr vote_member(CXCursor c, CXCursor fn, const std::vector<CXCursor>& args);
+  bool casts_to_reference(CXCursor c, bool* known);
   ir::ExprPtr compound_literal(CXCursor c);
   ir::ExprPtr init_list(CXCursor c);
   bool is_designated(CXCursor x);

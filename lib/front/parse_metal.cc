@@ -19,6 +19,7 @@
 #include "front/front_context.h"
 #include "front/included_files.h"
 #include "front/metal_lexer.h"
+#include "front/scalar_operands.h"
 #include "front/types.h"
 #include "front/vector_initializers.h"
 #include "support/install_paths.h"
@@ -535,50 +536,73 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     clang_disposeIndex(index);
     return std::nullopt;
   }
-  // Vector brace initialisers shorter than their vector are completed with
-  // zeros and the file parsed again (front/vector_initializers.h). One
-  // round completes every list clang reported; a second is a safeguard.
-  for (int round = 0; round < 2; ++round) {
-    auto shorts = short_vector_initializers(tu);
-    if (shorts.empty()) break;
-    // By offset, so that the reports of one list are side by side.
-    std::sort(shorts.begin(), shorts.end(),
-              [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
-    // A list in a template is reported once per instance: complete it once,
-    // and not at all when instances disagree on the count (vec<T, N>).
-    std::vector<ShortVectorInitializer> unique;
-    for (size_t i = 0; i < shorts.size();) {
-      size_t j = i;
-      bool agree = true;
-      for (; j < shorts.size() && shorts[j].brace_offset == shorts[i].brace_offset &&
-             clang_File_isEqual(shorts[j].file, shorts[i].file);
-           ++j)
-        agree = agree && shorts[j].missing == shorts[i].missing;
-      if (agree) unique.push_back(shorts[i]);
-      i = j;
-    }
-    // The lists of each file, completed together (one lexing per file).
-    std::vector<std::pair<std::string*, std::vector<ShortVectorInitializer>>> by_file;
-    for (const auto& s : unique) {
-      std::string* text = clang_File_isEqual(s.file, clang_getFile(tu, path.c_str())) ? &main_text : nullptr;
-      for (size_t i = shim_files; !text && i < included.size(); ++i)
-        if (CXFile f = clang_getFile(tu, included[i].path.c_str()); f && clang_File_isEqual(s.file, f))
-          text = &included[i].text;
-      if (!text) continue;
-      auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
-      if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
-      it->second.push_back(s);
-    }
+  // Metal that clang's C++ for OpenCL refuses but reports exactly enough to
+  // mend in the text: vector brace initialisers shorter than their vector
+  // are completed with zeros (front/vector_initializers.h), and scalar
+  // operands of greater rank than the vector beside them are converted to
+  // its element type (front/scalar_operands.h); then the file is parsed
+  // again. One round mends every list clang reported; the lists go first, and
+  // operands take a round per level of nesting (`s * (t * h4)` is reported
+  // once the inner product is mended), up to a bound.
+  auto text_of = [&](CXFile file) -> std::string* {
+    if (clang_File_isEqual(file, clang_getFile(tu, path.c_str()))) return &main_text;
+    for (size_t i = shim_files; i < included.size(); ++i)
+      if (CXFile f = clang_getFile(tu, included[i].path.c_str()); f && clang_File_isEqual(file, f))
+        return &included[i].text;
+    return nullptr;
+  };
+  for (int round = 0; round < 8; ++round) {
     bool changed = false;
-    for (auto& [text, lists] : by_file)
-      if (complete_vector_initializers(text, lists) > 0) changed = true;
+    auto shorts = short_vector_initializers(tu);
+    if (!shorts.empty()) {
+      // By offset, so that the reports of one list are side by side.
+      std::sort(shorts.begin(), shorts.end(),
+                [](const auto& a, const auto& b) { return a.brace_offset > b.brace_offset; });
+      // A list in a template is reported once per instance: complete it once,
+      // and not at all when instances disagree on the count (vec<T, N>).
+      std::vector<ShortVectorInitializer> unique;
+      for (size_t i = 0; i < shorts.size();) {
+        size_t j = i;
+        bool agree = true;
+        for (; j < shorts.size() && shorts[j].brace_offset == shorts[i].brace_offset &&
+               clang_File_isEqual(shorts[j].file, shorts[i].file);
+             ++j)
+          agree = agree && shorts[j].missing == shorts[i].missing;
+        if (agree) unique.push_back(shorts[i]);
+        i = j;
+      }
+      // The lists of each file, completed together (one lexing per file).
+      std::vector<std::pair<std::string*, std::vector<ShortVectorInitializer>>> by_file;
+      for (const auto& s : unique) {
+        std::string* text = text_of(s.file);
+        if (!text) continue;
+        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+        it->second.push_back(s);
+      }
+      for (auto& [text, lists] : by_file)
+        if (complete_vector_initializers(text, lists) > 0) changed = true;
+    }
+    if (!changed) {
+      std::vector<std::pair<std::string*, std::vector<ScalarOperand>>> by_file;
+      for (const auto& op : scalar_operands_of_greater_rank(tu)) {
+        std::string* text = text_of(op.file);
+        if (!text) continue;
+        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+        it->second.push_back(op);
+      }
+      for (auto& [text, ops] : by_file)
+        if (wrap_scalar_operands(text, ops) > 0) changed = true;
+    }
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
     if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
                                               clang_defaultReparseOptions(tu))) {
       diags.error(ir::SourceLoc{path, 0, 0},
-                  "libclang could not parse the file again after completing vector initialisers (error " +
+                  "libclang could not parse the file again after adapting vector initialisers or scalar operands "
+                  "(error " +
                       std::to_string(rc) + ")");
       clang_disposeTranslationUnit(tu);  // libclang's rule after a failed reparse
       clang_disposeIndex(index);

@@ -140,6 +140,9 @@ std::optional<ir::Type> convert_type(FrontContext& ctx, CXType t, std::string* w
       // bool2/3/4: the shim's struct for them (metal_stdlib says why).
       if (is_bool_vector(ctx, decl))
         return ir::Type::vector_of(ir::ScalarKind::Bool, (int)clang_Cursor_getTemplateArgumentValue(decl, 0));
+      // simd_vote and quad_vote are their vote_t in the IR (metal_stdlib).
+      if (ctx.in_shim(decl) && spelling(decl) == "simd_vote") return ir::Type::scalar_of(ir::ScalarKind::ULong);
+      if (ctx.in_shim(decl) && spelling(decl) == "quad_vote") return ir::Type::scalar_of(ir::ScalarKind::UInt);
       if (is_simdgroup_matrix(decl)) {
         if (clang_Cursor_getNumTemplateArguments(decl) != 3) return fail();
         auto k = scalar_of(clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(decl, 0)));

@@ -48,9 +48,9 @@ kernel void feat_simd_shuffle_fill(
     }
     if (on[g] != 0) {
         const bool v = vote[g] != 0;
-        masks[4 * g + 0] = uint(simd_active_threads_mask());
-        masks[4 * g + 1] = uint(simd_ballot(v));
-        masks[4 * g + 2] = quad_active_threads_mask();
-        masks[4 * g + 3] = quad_ballot(v);
+        masks[4 * g + 0] = uint(ulong(simd_active_threads_mask()));
+        masks[4 * g + 1] = uint(ulong(simd_ballot(v)));
+        masks[4 * g + 2] = uint(quad_active_threads_mask());
+        masks[4 * g + 3] = uint(quad_ballot(v));
     }
 }

@@ -414,7 +414,7 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
       }
     }
   }
-  // simd_active_threads_mask at feat_simd_shuffle_fill.metal:51:33: combines the active lanes of each 32-lane SIMD group
+  // simd_active_threads_mask at feat_simd_shuffle_fill.metal:51:39: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -439,10 +439,10 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t g_ = geo.tg_pos.x * geo.full_size.x + lx;
     if (st.mslport_mask1[wi]) {
-      masks[(4u * g_) + 0u] = uint32_t(st.simd_active_threads_mask_tmp[wi]);
+      masks[(4u * g_) + 0u] = uint32_t(uint64_t(st.simd_active_threads_mask_tmp[wi]));
     }
   }
-  // simd_ballot at feat_simd_shuffle_fill.metal:52:33: combines the active lanes of each 32-lane SIMD group
+  // simd_ballot at feat_simd_shuffle_fill.metal:52:39: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -467,10 +467,10 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t g_ = geo.tg_pos.x * geo.full_size.x + lx;
     if (st.mslport_mask1[wi]) {
-      masks[(4u * g_) + 1u] = uint32_t(st.simd_ballot_tmp[wi]);
+      masks[(4u * g_) + 1u] = uint32_t(uint64_t(st.simd_ballot_tmp[wi]));
     }
   }
-  // quad_active_threads_mask at feat_simd_shuffle_fill.metal:53:28: combines the active lanes of each 32-lane SIMD group
+  // quad_active_threads_mask at feat_simd_shuffle_fill.metal:53:33: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -495,10 +495,10 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t g_ = geo.tg_pos.x * geo.full_size.x + lx;
     if (st.mslport_mask1[wi]) {
-      masks[(4u * g_) + 2u] = st.quad_active_threads_mask_tmp[wi];
+      masks[(4u * g_) + 2u] = uint32_t(st.quad_active_threads_mask_tmp[wi]);
     }
   }
-  // quad_ballot at feat_simd_shuffle_fill.metal:54:28: combines the active lanes of each 32-lane SIMD group
+  // quad_ballot at feat_simd_shuffle_fill.metal:54:33: combines the active lanes of each 32-lane SIMD group
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -523,7 +523,7 @@ void feat_simd_shuffle_fill_threadgroup(const float* data, const float* fill, co
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const uint32_t g_ = geo.tg_pos.x * geo.full_size.x + lx;
     if (st.mslport_mask1[wi]) {
-      masks[(4u * g_) + 3u] = st.quad_ballot_tmp[wi];
+      masks[(4u * g_) + 3u] = uint32_t(st.quad_ballot_tmp[wi]);
     }
   }
 }

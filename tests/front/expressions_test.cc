@@ -109,6 +109,70 @@ kernel void k(device const bfloat* in [[buffer(0)]],
   EXPECT_EQ(x->args[2]->kind, ir::Expr::Kind::FloatLit);  // int 1 -> float, folded
 }
 
+// reinterpret_cast: the C-style pointer cast between pointers, `*(T*)&x`
+// to a reference, as_type between values of one size.
+TEST(Expressions, ReinterpretCasts) {
+  auto p = parse("reinterpret.metal", R"(
+kernel void k(device const float* in [[buffer(0)]], device float4* o [[buffer(1)]],
+              threadgroup half* sh [[threadgroup(0)]], uint i [[thread_position_in_grid]]) {
+  device const float4* a = reinterpret_cast<device const float4*>(in);
+  threadgroup half4* b = reinterpret_cast<threadgroup half4*>(sh);
+  const float4 v = a[i];
+  uint4 c = reinterpret_cast<uint4>(v);
+  reinterpret_cast<device uint4&>(o[i]).x = c.y;
+}
+)");
+  ASSERT_PARSED(p);
+  EXPECT_EQ(init_of(*p->m, "a"), "cast<device const float4*>(in)");
+  EXPECT_EQ(init_of(*p->m, "b"), "cast<threadgroup half4*>(sh)");
+  EXPECT_EQ(init_of(*p->m, "c"), "as_type<uint4>(v)");
+  EXPECT_EQ(p->init_expr("a")->kind, ir::Expr::Kind::Cast);
+}
+
+TEST(Expressions, ReinterpretCastOfAPointerToAnIntegerIsRefused) {
+  auto p = parse("reinterpret_int.metal", R"(
+kernel void k(device const float* in [[buffer(0)]], device ulong* o [[buffer(1)]]) {
+  o[0] = reinterpret_cast<ulong>(in);
+}
+)");
+  EXPECT_FALSE(p->m);
+  ASSERT_FALSE(p->d.diagnostics().empty());
+  EXPECT_NE(DiagEngine::render(p->d.diagnostics().front()).find("reinterpret_cast between a pointer and 'ulong'"),
+            std::string::npos)
+      << DiagEngine::render(p->d.diagnostics().front());
+}
+
+// simd_vote / quad_vote are their vote_t in the IR; all() and any() test
+// the bits of the group's lanes (MSL 6.9.2, 6.9.3).
+TEST(Expressions, VoteMembers) {
+  auto p = parse("votes.metal", R"(
+kernel void k(device const uint* in [[buffer(0)]], device ulong* o [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  const simd_vote v = simd_ballot(in[i] != 0);
+  bool a = v.all();
+  bool b = quad_ballot(in[i] > 2).any();
+  ulong c = static_cast<ulong>(v);
+  uint d = uint(quad_vote(0x1Fu));
+  o[i] = c + (a ? 1 : 0) + (b ? 2 : 0) + d;
+}
+)");
+  ASSERT_PARSED(p);
+  EXPECT_EQ(ir::type_name(*p->m, p->k().vars[0].type), "ulong");
+  EXPECT_EQ(init_of(*p->m, "a"), "(v & 4294967295ul) == 4294967295ul");
+  EXPECT_EQ(init_of(*p->m, "b"), "(quad_ballot(in[i] > 2u) & 15u) != 0u");
+  EXPECT_EQ(init_of(*p->m, "c"), "cast<ulong>(v)");         // the conversion is the value
+  EXPECT_EQ(init_of(*p->m, "d"), "cast<uint>(31u & 15u)");  // the constructor keeps 4 bits
+}
+
+TEST(Expressions, VotesConvertOnlyExplicitlyToTheirVoteType) {
+  // Metal's conversion to vote_t is explicit: a vote is no integer.
+  auto p = parse("vote_implicit.metal", R"(
+kernel void k(device const uint* in [[buffer(0)]], device uint* o [[buffer(1)]], uint i [[thread_position_in_grid]]) {
+  o[i] = quad_ballot(in[i] != 0);
+}
+)");
+  EXPECT_FALSE(p->m);
+}
+
 TEST(Expressions, BuiltinsCollectivesAndLiterals) {
   auto p = parse("builtins.metal", R"(
 #define EPS 1e-6f
