@@ -1,6 +1,7 @@
 """Golden cases for the feature kernels of Metal constructs the front end
 mends in the text it gives clang (metal_src/features/): explicit casts
-between half and bfloat, brace lists passed as vector arguments.
+between half and bfloat, brace lists passed as vector arguments (plain
+Python loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
 translator: a half or bfloat is converted to the other through its exact
@@ -11,7 +12,7 @@ import numpy as np
 
 from common import Case, bf16_round, rng_for, reset_kernel_dir
 
-KERNELS = ["feat_half_bfloat_casts"]
+KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments"]
 
 
 def half_inputs(rng, n):
@@ -62,11 +63,37 @@ def half_bfloat_casts(case, desc, n):
     c.save()
 
 
+def vector_arguments(case, desc, grid, tg, strides):
+    rng = rng_for("feat_vector_arguments", case)
+    X, Y, Z = grid
+    n = X * Y * Z
+    v = rng.integers(-80, 81, size=n) / 8.0   # eighths: every float32 operation below is exact
+    loc = np.zeros(n, dtype=np.int64)
+    out = np.zeros((n, 4))
+    for z in range(Z):
+        for y in range(Y):
+            for x in range(X):
+                i = x + X * (y + Y * z)
+                loc[i] = 2 * x * strides[0] + y * strides[1] + z * strides[2]
+                p = (2 * v[i], -2 * v[i], 1.0)
+                q = (v[i], 3.0, 0.0)
+                out[i] = (p[0] + q[0], p[1] + q[1], p[2] + q[2], v[i] / 2 + v[i] / 4)
+    c = Case("feat_vector_arguments", case, desc)
+    c.threads(grid, tg)
+    c.read(0, "strides", np.array(strides, dtype=np.int32))
+    c.read(1, "in", v.astype(np.float32))
+    c.write(2, "loc", loc.astype(np.uint32), 0, 0, "integer index arithmetic: exact")
+    c.write(3, "out", out.astype(np.float32), 0, 0, "eighths with few significant bits: exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
     half_bfloat_casts("small", "dispatchThreads 200 in 32-thread groups (last partial): random half bit patterns "
                       "(no NaN) and bfloats from 2^-30 to 2^20, with ties, overflow and underflow edges", 200)
+    vector_arguments("small", "dispatchThreads 10 x 3 x 2 in 4 x 3 x 2 groups (last partial); strides 1, 20, 60",
+                     [10, 3, 2], [4, 3, 2], [1, 20, 60])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 #include "front/metal_lexer.h"
 #include "front/scalar_operands.h"
 #include "front/types.h"
+#include "front/vector_arguments.h"
 #include "front/vector_initializers.h"
 #include "support/install_paths.h"
 #include "support/phase_times.h"
@@ -542,8 +543,9 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // are completed with zeros (front/vector_initializers.h), and scalar
   // operands of greater rank than the vector beside them are converted to
   // its element type (front/scalar_operands.h), and the operands of casts
-  // between half and bfloat go through float (front/half_bfloat_casts.h);
-  // then the file is parsed again. One round mends every list clang
+  // between half and bfloat go through float (front/half_bfloat_casts.h),
+  // and brace lists passed for vector parameters become the vector's
+  // constructor (front/vector_arguments.h); then the file is parsed again. One round mends every list clang
   // reported; the lists go first, and operands take a round per level of
   // nesting (`s * (t * h4)` is reported once the inner product is mended),
   // up to a bound.
@@ -610,16 +612,28 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
       for (auto& [text, casts] : by_file)
         if (convert_cast_operands_through_float(text, casts) > 0) changed = true;
     }
+    {
+      std::vector<std::pair<std::string*, std::vector<VectorArgumentList>>> by_file;
+      for (const auto& l : vector_argument_lists(tu)) {
+        std::string* text = text_of(l.file);
+        if (!text) continue;
+        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+        it->second.push_back(l);
+      }
+      for (auto& [text, lists] : by_file)
+        if (construct_vector_arguments(text, lists) > 0) changed = true;
+    }
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
     if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
                                               clang_defaultReparseOptions(tu))) {
-      diags.error(
-          ir::SourceLoc{path, 0, 0},
-          "libclang could not parse the file again after adapting vector initialisers, scalar operands or casts "
-          "(error " +
-              std::to_string(rc) + ")");
+      diags.error(ir::SourceLoc{path, 0, 0},
+                  "libclang could not parse the file again after adapting vector initialisers, scalar operands, casts "
+                  "or vector arguments "
+                  "(error " +
+                      std::to_string(rc) + ")");
       clang_disposeTranslationUnit(tu);  // libclang's rule after a failed reparse
       clang_disposeIndex(index);
       return std::nullopt;
