@@ -17,10 +17,12 @@
 #include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/front_context.h"
+#include "front/half_bfloat_casts.h"
 #include "front/included_files.h"
 #include "front/metal_lexer.h"
 #include "front/scalar_operands.h"
 #include "front/types.h"
+#include "front/vector_arguments.h"
 #include "front/vector_initializers.h"
 #include "support/install_paths.h"
 #include "support/phase_times.h"
@@ -540,10 +542,13 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // mend in the text: vector brace initialisers shorter than their vector
   // are completed with zeros (front/vector_initializers.h), and scalar
   // operands of greater rank than the vector beside them are converted to
-  // its element type (front/scalar_operands.h); then the file is parsed
-  // again. One round mends every list clang reported; the lists go first, and
-  // operands take a round per level of nesting (`s * (t * h4)` is reported
-  // once the inner product is mended), up to a bound.
+  // its element type (front/scalar_operands.h), and the operands of casts
+  // between half and bfloat go through float (front/half_bfloat_casts.h),
+  // and brace lists passed for vector parameters become the vector's
+  // constructor (front/vector_arguments.h); then the file is parsed again. One round mends every list clang
+  // reported; the lists go first, and operands take a round per level of
+  // nesting (`s * (t * h4)` is reported once the inner product is mended),
+  // up to a bound.
   auto text_of = [&](CXFile file) -> std::string* {
     if (clang_File_isEqual(file, clang_getFile(tu, path.c_str()))) return &main_text;
     for (size_t i = shim_files; i < included.size(); ++i)
@@ -595,13 +600,38 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
       for (auto& [text, ops] : by_file)
         if (wrap_scalar_operands(text, ops) > 0) changed = true;
     }
+    {
+      std::vector<std::pair<std::string*, std::vector<HalfBfloatCast>>> by_file;
+      for (const auto& c : half_bfloat_casts(tu)) {
+        std::string* text = text_of(c.file);
+        if (!text) continue;
+        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+        it->second.push_back(c);
+      }
+      for (auto& [text, casts] : by_file)
+        if (convert_cast_operands_through_float(text, casts) > 0) changed = true;
+    }
+    {
+      std::vector<std::pair<std::string*, std::vector<VectorArgumentList>>> by_file;
+      for (const auto& l : vector_argument_lists(tu)) {
+        std::string* text = text_of(l.file);
+        if (!text) continue;
+        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+        it->second.push_back(l);
+      }
+      for (auto& [text, lists] : by_file)
+        if (construct_vector_arguments(text, lists) > 0) changed = true;
+    }
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
     if (int rc = clang_reparseTranslationUnit(tu, (unsigned)unsaved.size(), unsaved.data(),
                                               clang_defaultReparseOptions(tu))) {
       diags.error(ir::SourceLoc{path, 0, 0},
-                  "libclang could not parse the file again after adapting vector initialisers or scalar operands "
+                  "libclang could not parse the file again after adapting vector initialisers, scalar operands, casts "
+                  "or vector arguments "
                   "(error " +
                       std::to_string(rc) + ")");
       clang_disposeTranslationUnit(tu);  // libclang's rule after a failed reparse

@@ -1,0 +1,100 @@
+"""Golden cases for the feature kernels of Metal constructs the front end
+mends in the text it gives clang (metal_src/features/): explicit casts
+between half and bfloat, brace lists passed as vector arguments (plain
+Python loops over the grid, from the kernel's comment).
+
+References are NumPy written from the MSL specification, independent of the
+translator: a half or bfloat is converted to the other through its exact
+float64 value, rounded once to nearest even (NumPy's float64 -> float16
+conversion rounds correctly; bf16_round rounds float32 bits, and every half
+is a float32 exactly). Outputs are compared as bit patterns."""
+import numpy as np
+
+from common import Case, bf16_round, rng_for, reset_kernel_dir
+
+KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments"]
+
+
+def half_inputs(rng, n):
+    """Every kind of half: random bit patterns (normals, subnormals, zeros of
+    both signs, infinities), NaNs left out; then values whose bfloat rounding
+    is a tie (11 significant bits, the last 3 of them 100) and the largest."""
+    bits = rng.integers(0, 1 << 16, size=(n, 4)).astype(np.uint16)
+    nan = ((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0)
+    bits[nan] &= 0xFC00  # the NaN becomes an infinity
+    special = np.array([0x0000, 0x8000, 0x7C00, 0xFC00, 0x7BFF, 0xFBFF, 0x0001, 0x8001,
+                        0x03FF, 0x0400, 0x3C04, 0x3C0C, 0x3C14, 0xBC1C, 0x4E4C, 0x3BFF], dtype=np.uint16)
+    bits.ravel()[:special.size] = special
+    return bits
+
+
+def bfloat_inputs(rng, n):
+    """bfloats from 2^-30 to 2^20 of both signs (half's subnormals, normals
+    and overflow), then half's edges: 65504, the tie 65520 between 65504 and
+    infinity, 2^-24 and 2^-25 (the tie with zero), 3 * 2^-26, infinities."""
+    mag = np.exp2(rng.uniform(-30, 20, size=(n, 4))) * rng.choice([-1.0, 1.0], size=(n, 4))
+    bits, _ = bf16_round(mag.astype(np.float32))
+    special = np.array([65504.0, 65520.0, -65520.0, 2.0 ** -24, 2.0 ** -25, -(2.0 ** -25), 3 * 2.0 ** -26,
+                        1e10, np.inf, -np.inf, 0.0, -0.0, 1.0 + 2.0 ** -7, 2.0 ** -14, 2.0 ** -15 * 1.5,
+                        3.0 * 2.0 ** -24], dtype=np.float32)
+    sb, _ = bf16_round(special)
+    bits.ravel()[:sb.size] = sb
+    return bits
+
+
+def half_bfloat_casts(case, desc, n):
+    rng = rng_for("feat_half_bfloat_casts", case)
+    hb = half_inputs(rng, n)
+    bb = bfloat_inputs(rng, n)
+    h_val = hb.view(np.float16).astype(np.float64)
+    b_val = (bb.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    to_bf, _ = bf16_round(h_val.astype(np.float32))         # exact: every half is a float32
+    with np.errstate(over="ignore"):                         # beyond 65520: infinity, as Metal
+        to_h = b_val.astype(np.float16).view(np.uint16)      # float64 -> half, nearest even
+    c = Case("feat_half_bfloat_casts", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "h", hb)
+    c.read(1, "b", bb)
+    note = "bit patterns: exact value, one rounding to nearest even"
+    c.write(2, "ob", to_bf.reshape(n, 4), 0, 0, note)
+    c.write(3, "oh", np.ascontiguousarray(to_h.reshape(n, 4)), 0, 0, note)
+    c.write(4, "obv", to_bf.reshape(n, 4), 0, 0, note)
+    c.write(5, "ohv", np.ascontiguousarray(to_h.reshape(n, 4)), 0, 0, note)
+    c.save()
+
+
+def vector_arguments(case, desc, grid, tg, strides):
+    rng = rng_for("feat_vector_arguments", case)
+    X, Y, Z = grid
+    n = X * Y * Z
+    v = rng.integers(-80, 81, size=n) / 8.0   # eighths: every float32 operation below is exact
+    loc = np.zeros(n, dtype=np.int64)
+    out = np.zeros((n, 4))
+    for z in range(Z):
+        for y in range(Y):
+            for x in range(X):
+                i = x + X * (y + Y * z)
+                loc[i] = 2 * x * strides[0] + y * strides[1] + z * strides[2]
+                p = (2 * v[i], -2 * v[i], 1.0)
+                q = (v[i], 3.0, 0.0)
+                out[i] = (p[0] + q[0], p[1] + q[1], p[2] + q[2], v[i] / 2 + v[i] / 4)
+    c = Case("feat_vector_arguments", case, desc)
+    c.threads(grid, tg)
+    c.read(0, "strides", np.array(strides, dtype=np.int32))
+    c.read(1, "in", v.astype(np.float32))
+    c.write(2, "loc", loc.astype(np.uint32), 0, 0, "integer index arithmetic: exact")
+    c.write(3, "out", out.astype(np.float32), 0, 0, "eighths with few significant bits: exact")
+    c.save()
+
+
+def generate():
+    for k in KERNELS:
+        reset_kernel_dir(k)
+    half_bfloat_casts("small", "dispatchThreads 200 in 32-thread groups (last partial): random half bit patterns "
+                      "(no NaN) and bfloats from 2^-30 to 2^20, with ties, overflow and underflow edges", 200)
+    vector_arguments("small", "dispatchThreads 10 x 3 x 2 in 4 x 3 x 2 groups (last partial); strides 1, 20, 60",
+                     [10, 3, 2], [4, 3, 2], [1, 20, 60])
+
+
+if __name__ == "__main__":
+    generate()
