@@ -43,6 +43,27 @@ FilePos spelling_pos(CXSourceLocation l) {
   return p;
 }
 
+bool written_pos(CXSourceLocation l, FilePos* out) {
+  FilePos s = spelling_pos(l), x = expansion_pos(l);
+  if (!s.file || !x.file || !clang_File_isEqual(s.file, x.file) || s.offset < x.offset) return false;
+  *out = s;
+  return true;
+}
+
+bool is_vector_description(const std::string& d) {
+  return d.find("vector of") != std::string::npos || d.find("ext_vector_type") != std::string::npos;
+}
+
+std::string described_scalar(const std::string& d) {
+  size_t end = d.rfind('\'');
+  if (end == std::string::npos || end == 0) return "";
+  size_t begin = d.rfind('\'', end - 1);
+  if (begin == std::string::npos) return "";
+  std::string t = d.substr(begin + 1, end - begin - 1);
+  if (size_t attr = t.find(" __attribute__"); attr != std::string::npos) t = t.substr(0, attr);
+  return t;
+}
+
 FilePos extent_begin(CXCursor c) { return expansion_pos(clang_getRangeStart(clang_getCursorExtent(c))); }
 FilePos extent_end(CXCursor c) { return expansion_pos(clang_getRangeEnd(clang_getCursorExtent(c))); }
 

@@ -35,6 +35,18 @@ struct FilePos {
 };
 FilePos expansion_pos(CXSourceLocation l);
 FilePos spelling_pos(CXSourceLocation l);
+// Where a location is written, when that is in its file itself or in a
+// macro argument used there (spelled at or after the use), rather than in a
+// macro's body: the text the front end may mend and parse again.
+bool written_pos(CXSourceLocation l, FilePos* out);
+
+// Of a type as clang's diagnostics describe it ("'half4' (vector of 4
+// 'half' values)", "'float16_t' (aka 'half')", "'half
+// __attribute__((ext_vector_type(4)))'"): whether it is a vector, and the
+// scalar type its description ends with (a vector's element, a typedef's
+// canonical type), or "".
+bool is_vector_description(const std::string& d);
+std::string described_scalar(const std::string& d);
 
 // Tokens of a cursor's extent. libclang tokenizes nothing for an extent that
 // starts inside a macro expansion (e.g. at `kernel` or `device`), so the ends

@@ -18,26 +18,11 @@ enum class Sort { Half, BFloat, Other };
 // 'half')", "'bfloat' (aka '__bf16')". A vector is Other: its casts are the
 // shim's constructors by the time clang reads them.
 Sort sort_of(const std::string& d) {
-  if (d.find("vector of") != std::string::npos || d.find("ext_vector_type") != std::string::npos) return Sort::Other;
-  size_t end = d.rfind('\'');
-  if (end == std::string::npos || end == 0) return Sort::Other;
-  size_t begin = d.rfind('\'', end - 1);
-  if (begin == std::string::npos) return Sort::Other;
-  const std::string t = d.substr(begin + 1, end - begin - 1);
+  if (is_vector_description(d)) return Sort::Other;
+  const std::string t = described_scalar(d);
   if (t == "bfloat" || t == "__bf16") return Sort::BFloat;
   if (t == "half" || t == "_Float16") return Sort::Half;
   return Sort::Other;
-}
-
-// An operand end's offset in the file of the cast: where it is spelled when
-// that is the file itself or a macro argument used there, else nothing (an
-// operand inside a macro's body is left, since the body may serve other
-// types).
-bool operand_pos(CXSourceLocation l, FilePos* out) {
-  FilePos s = spelling_pos(l), x = expansion_pos(l);
-  if (!s.file || !x.file || !clang_File_isEqual(s.file, x.file) || s.offset < x.offset) return false;
-  *out = s;
-  return true;
 }
 
 }  // namespace
@@ -58,7 +43,7 @@ std::vector<HalfBfloatCast> half_bfloat_casts(CXTranslationUnit tu) {
       if (((from == Sort::Half && to == Sort::BFloat) || (from == Sort::BFloat && to == Sort::Half)) && ranges >= 2) {
         CXSourceRange r = clang_getDiagnosticRange(d, ranges - 1);
         FilePos b, e;
-        if (operand_pos(clang_getRangeStart(r), &b) && operand_pos(clang_getRangeEnd(r), &e) &&
+        if (written_pos(clang_getRangeStart(r), &b) && written_pos(clang_getRangeEnd(r), &e) &&
             clang_File_isEqual(b.file, e.file) && b.offset < e.offset)
           out.push_back({b.file, b.offset, e.offset});
       }

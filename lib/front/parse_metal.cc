@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 #include "front/adapt_source.h"
 #include "front/builder.h"
@@ -539,22 +540,41 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     return std::nullopt;
   }
   // Metal that clang's C++ for OpenCL refuses but reports exactly enough to
-  // mend in the text: vector brace initialisers shorter than their vector
-  // are completed with zeros (front/vector_initializers.h), and scalar
-  // operands of greater rank than the vector beside them are converted to
-  // its element type (front/scalar_operands.h), and the operands of casts
-  // between half and bfloat go through float (front/half_bfloat_casts.h),
-  // and brace lists passed for vector parameters become the vector's
-  // constructor (front/vector_arguments.h); then the file is parsed again. One round mends every list clang
-  // reported; the lists go first, and operands take a round per level of
-  // nesting (`s * (t * h4)` is reported once the inner product is mended),
-  // up to a bound.
+  // mend in the text, then the file is parsed again: vector brace
+  // initialisers shorter than their vector are completed with zeros
+  // (front/vector_initializers.h), scalar operands of greater rank than the
+  // vector beside them are converted to its element type
+  // (front/scalar_operands.h), the operands of casts between half and
+  // bfloat go through float (front/half_bfloat_casts.h), and brace lists
+  // passed for vector parameters are given the vector's type
+  // (front/vector_arguments.h). One round mends every list clang reported;
+  // the lists go first, and operands take a round per level of nesting
+  // (`s * (t * h4)` is reported once the inner product is mended), up to a
+  // bound.
   auto text_of = [&](CXFile file) -> std::string* {
     if (clang_File_isEqual(file, clang_getFile(tu, path.c_str()))) return &main_text;
     for (size_t i = shim_files; i < included.size(); ++i)
       if (CXFile f = clang_getFile(tu, included[i].path.c_str()); f && clang_File_isEqual(file, f))
         return &included[i].text;
     return nullptr;
+  };
+  // Applies `mend` to each file's reports together (one lexing per file);
+  // true when it changed a text. Reports in files not parsed from text
+  // here (the shims) are left.
+  auto mend_by_file = [&](const auto& reports, auto mend) {
+    using Report = typename std::decay_t<decltype(reports)>::value_type;
+    std::vector<std::pair<std::string*, std::vector<Report>>> by_file;
+    for (const auto& r : reports) {
+      std::string* text = text_of(r.file);
+      if (!text) continue;
+      auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
+      if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
+      it->second.push_back(r);
+    }
+    bool changed = false;
+    for (auto& [text, list] : by_file)
+      if (mend(text, list) > 0) changed = true;
+    return changed;
   };
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
@@ -576,54 +596,11 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
         if (agree) unique.push_back(shorts[i]);
         i = j;
       }
-      // The lists of each file, completed together (one lexing per file).
-      std::vector<std::pair<std::string*, std::vector<ShortVectorInitializer>>> by_file;
-      for (const auto& s : unique) {
-        std::string* text = text_of(s.file);
-        if (!text) continue;
-        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
-        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
-        it->second.push_back(s);
-      }
-      for (auto& [text, lists] : by_file)
-        if (complete_vector_initializers(text, lists) > 0) changed = true;
+      changed = mend_by_file(unique, complete_vector_initializers);
     }
-    if (!changed) {
-      std::vector<std::pair<std::string*, std::vector<ScalarOperand>>> by_file;
-      for (const auto& op : scalar_operands_of_greater_rank(tu)) {
-        std::string* text = text_of(op.file);
-        if (!text) continue;
-        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
-        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
-        it->second.push_back(op);
-      }
-      for (auto& [text, ops] : by_file)
-        if (wrap_scalar_operands(text, ops) > 0) changed = true;
-    }
-    {
-      std::vector<std::pair<std::string*, std::vector<HalfBfloatCast>>> by_file;
-      for (const auto& c : half_bfloat_casts(tu)) {
-        std::string* text = text_of(c.file);
-        if (!text) continue;
-        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
-        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
-        it->second.push_back(c);
-      }
-      for (auto& [text, casts] : by_file)
-        if (convert_cast_operands_through_float(text, casts) > 0) changed = true;
-    }
-    {
-      std::vector<std::pair<std::string*, std::vector<VectorArgumentList>>> by_file;
-      for (const auto& l : vector_argument_lists(tu)) {
-        std::string* text = text_of(l.file);
-        if (!text) continue;
-        auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
-        if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
-        it->second.push_back(l);
-      }
-      for (auto& [text, lists] : by_file)
-        if (construct_vector_arguments(text, lists) > 0) changed = true;
-    }
+    if (!changed) changed = mend_by_file(scalar_operands_of_greater_rank(tu), wrap_scalar_operands);
+    if (mend_by_file(half_bfloat_casts(tu), convert_cast_operands_through_float)) changed = true;
+    if (mend_by_file(vector_argument_lists(tu), construct_vector_arguments)) changed = true;
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
@@ -631,8 +608,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
                                               clang_defaultReparseOptions(tu))) {
       diags.error(ir::SourceLoc{path, 0, 0},
                   "libclang could not parse the file again after adapting vector initialisers, scalar operands, casts "
-                  "or vector arguments "
-                  "(error " +
+                  "or vector arguments (error " +
                       std::to_string(rc) + ")");
       clang_disposeTranslationUnit(tu);  // libclang's rule after a failed reparse
       clang_disposeIndex(index);

@@ -30,22 +30,6 @@ bool operand_types(const std::string& msg, std::string* lhs, std::string* rhs) {
   return false;
 }
 
-bool is_vector_description(const std::string& d) {
-  return d.find("vector of") != std::string::npos || d.find("ext_vector_type") != std::string::npos;
-}
-
-// The scalar type a description ends with: a vector's element, a
-// typedef's canonical type.
-std::string scalar_named(const std::string& d) {
-  size_t end = d.rfind('\'');
-  if (end == std::string::npos || end == 0) return "";
-  size_t begin = d.rfind('\'', end - 1);
-  if (begin == std::string::npos) return "";
-  std::string t = d.substr(begin + 1, end - begin - 1);
-  if (size_t attr = t.find(" __attribute__"); attr != std::string::npos) t = t.substr(0, attr);
-  return t;
-}
-
 enum class Sort { Integer, Half, BFloat, OtherFloat };
 Sort sort_of(const std::string& t) {
   if (t.find("bf16") != std::string::npos || t.find("bfloat") != std::string::npos) return Sort::BFloat;
@@ -63,7 +47,7 @@ int vector_side(const std::string& msg) {
   if (!operand_types(msg, &lhs, &rhs)) return -1;
   bool lv = is_vector_description(lhs), rv = is_vector_description(rhs);
   if (lv == rv) return -1;
-  Sort elem = sort_of(scalar_named(lv ? lhs : rhs)), scalar = sort_of(scalar_named(lv ? rhs : lhs));
+  Sort elem = sort_of(described_scalar(lv ? lhs : rhs)), scalar = sort_of(described_scalar(lv ? rhs : lhs));
   if ((elem == Sort::Integer) != (scalar == Sort::Integer)) return -1;
   if ((elem == Sort::Half && scalar == Sort::BFloat) || (elem == Sort::BFloat && scalar == Sort::Half)) return -1;
   return lv ? 0 : 1;
@@ -75,9 +59,8 @@ int vector_side(const std::string& msg) {
 // macro's body (spelled in the #define, before the use, or in another file)
 // is not written at its use and is left alone.
 bool operator_pos(CXSourceLocation l, FilePos* at, unsigned* use_start) {
-  FilePos s = spelling_pos(l), x = expansion_pos(l);
-  if (!s.file || !x.file || !clang_File_isEqual(s.file, x.file) || s.offset < x.offset) return false;
-  *at = s, *use_start = x.offset;
+  if (!written_pos(l, at)) return false;
+  *use_start = expansion_pos(l).offset;
   return true;
 }
 

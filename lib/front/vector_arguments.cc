@@ -24,15 +24,6 @@ std::string vector_type_named(const std::string& description) {
 
 namespace {
 
-// A location's offset in its file, when it is spelled there (in the file
-// itself or in a macro argument used there) rather than in a macro's body.
-bool written_pos(CXSourceLocation l, FilePos* out) {
-  FilePos s = spelling_pos(l), x = expansion_pos(l);
-  if (!s.file || !x.file || !clang_File_isEqual(s.file, x.file) || s.offset < x.offset) return false;
-  *out = s;
-  return true;
-}
-
 // The place of the parameter a note's range declares among its function's
 // parameters, or -1.
 int parameter_index(CXTranslationUnit tu, CXSourceRange range) {
