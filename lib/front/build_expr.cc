@@ -37,19 +37,6 @@ int vote_lanes(FrontContext& ctx, CXCursor record) {
   return name == "simd_vote" ? ir::kSimdWidth : name == "quad_vote" ? 4 : 0;
 }
 
-// The object expression of a member call `obj.f()` / `p->f()`: the child of
-// its callee, the MemberRefExpr; a null cursor when there is not one.
-CXCursor member_call_object(CXCursor call) {
-  CXCursor callee = clang_getNullCursor();
-  for (CXCursor ch : children(call))
-    if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) callee = ch;
-  std::vector<CXCursor> obj;
-  if (!clang_Cursor_isNull(callee))
-    for (CXCursor ch : children(callee))
-      if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
-  return obj.size() == 1 ? obj[0] : clang_getNullCursor();
-}
-
 }  // namespace
 
 bool FunctionBuilder::is_packed_vector(const ir::Type& t) const {
@@ -757,14 +744,10 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       (owner_name == "array" || owner_name == "matrix" || owner_name == "packed_vec") && nargs == 2) {
     // metal::array<T, N> and matrix<T, C, R>: a[i] is an element of the
     // array they hold (a matrix's column).
-    auto object = expr(arg_cursors[0]);
+    auto object = object_value(arg_cursors[0], ctx_.loc(c));
     auto idx = expr(arg_cursors[1]);
     auto t = type_of(c);
     if (!object || !idx || !t) return nullptr;
-    if (object->type.is_pointer()) {
-      ir::Type pointee = *object->type.elem;
-      object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), ctx_.loc(c));
-    }
     const ir::StructDef& sd = ctx_.module.structs[object->type.struct_index];
     auto elems = make(ir::Expr::Kind::Member, sd.fields[0].type, ctx_.loc(c));
     elems->index = 0;
@@ -914,12 +897,8 @@ ir::ExprPtr FunctionBuilder::vote_member(CXCursor c, CXCursor fn, const std::vec
     ctx_.unsupported(c, "member function '" + name + "' of '" + spelling(clang_getCursorSemanticParent(fn)) + "'");
     return nullptr;
   }
-  auto object = expr(obj);
+  auto object = object_value(obj, loc);
   if (!object) return nullptr;
-  if (object->type.is_pointer()) {  // `p->any()`
-    ir::Type pointee = *object->type.elem;
-    object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), loc);
-  }
   if (fk == CXCursor_ConversionFunction) return object;
   const ir::Type b = ir::Type::scalar_of(ir::ScalarKind::Bool);
   auto masked = ir::make_binary(ir::BinaryOp::BitAnd, vote_t, std::move(object), lane_bits(), loc);
@@ -1034,13 +1013,9 @@ ir::ExprPtr FunctionBuilder::thread_elements(CXCursor c) {
     ctx_.unsupported(c, "thread_elements() without a simdgroup_matrix object");
     return nullptr;
   }
-  auto object = expr(obj);
-  if (!object) return nullptr;
   ir::SourceLoc loc = ctx_.loc(c);
-  if (object->type.is_pointer()) {  // `p->thread_elements()`
-    ir::Type pointee = *object->type.elem;
-    object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), loc);
-  }
+  auto object = object_value(obj, loc);
+  if (!object) return nullptr;
   if (object->type.kind != ir::Type::Kind::SimdMatrix || object->type.count != 8) {
     ctx_.unsupported(c, "thread_elements() of a tile other than 8x8");
     return nullptr;
@@ -1493,6 +1468,26 @@ ir::ExprPtr FunctionBuilder::unexposed(CXCursor c) {
   // conversion.
   if (t->is_pointer() && a->type.is_pointer() && t->space == a->type.space && *t->elem == *a->type.elem) return a;
   return convert(std::move(a), *t, ctx_.loc(c));
+}
+
+CXCursor member_call_object(CXCursor call) {
+  // The callee comes before the arguments, which may be member accesses too.
+  for (CXCursor ch : children(call)) {
+    if (clang_getCursorKind(ch) != CXCursor_MemberRefExpr) continue;
+    for (CXCursor base : children(ch))
+      if (clang_isExpression(clang_getCursorKind(base))) return base;
+    break;
+  }
+  return clang_getNullCursor();
+}
+
+ir::ExprPtr FunctionBuilder::object_value(CXCursor obj, const ir::SourceLoc& loc) {
+  auto object = expr(obj);
+  if (object && object->type.is_pointer()) {  // `p->f()`: the object is *p
+    ir::Type pointee = *object->type.elem;
+    object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), loc);
+  }
+  return object;
 }
 
 }  // namespace mslport::front

@@ -468,26 +468,8 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
     object = expr(clang_Cursor_getArgument(c, 0));
     first_arg = 1;
   } else {
-    CXCursor callee = clang_getNullCursor();
-    for (CXCursor ch : children(c))
-      if (clang_getCursorKind(ch) == CXCursor_MemberRefExpr) {
-        callee = ch;
-        break;
-      }
-    std::vector<CXCursor> obj;
-    if (!clang_Cursor_isNull(callee))
-      for (CXCursor ch : children(callee))
-        if (clang_isExpression(clang_getCursorKind(ch))) obj.push_back(ch);
-    if (obj.empty()) {
-      object = self_object(c);
-    } else {
-      object = expr(obj[0]);
-      // `p->f()`: the object is *p.
-      if (object && object->type.is_pointer()) {
-        ir::Type pointee = *object->type.elem;
-        object = ir::make_unary(ir::UnaryOp::Deref, pointee, std::move(object), ctx_.loc(c));
-      }
-    }
+    CXCursor obj = member_call_object(c);
+    object = clang_Cursor_isNull(obj) ? self_object(c) : object_value(obj, ctx_.loc(c));
   }
   if (!object) return nullptr;
   if (clang_getCanonicalType(clang_getCursorResultType(def)).kind == CXType_LValueReference)

@@ -57,6 +57,9 @@ class FunctionBuilder {
   // whose first argument is the object (build_function.cc).
   ir::ExprPtr method_call(CXCursor c, CXCursor fn);
   ir::ExprPtr inline_reference_method(CXCursor c, CXCursor def, ir::ExprPtr object, int first_arg);
+  // The value of a member call's object expression (member_call_object):
+  // `obj`, or `*p` for `p->f()`.
+  ir::ExprPtr object_value(CXCursor obj, const ir::SourceLoc& loc);
   // `S s(args)`, `S(args)`, `S s;` with a constructor or default member
   // initializers: a call of the constructor as a function returning the
   // struct (build_function.cc).
@@ -196,5 +199,9 @@ bool field_path(const ir::Module& m, int si, const std::string& name, std::vecto
 ir::ExprPtr member_chain(const ir::Module& m, ir::ExprPtr base, const std::vector<int>& path, const ir::SourceLoc& loc);
 // True when `fn` is a Metal kernel (declared with `kernel`).
 bool is_kernel(CXCursor fn);
+// The object expression of a member call `obj.f()` / `p->f()`: the base of
+// the callee's MemberRefExpr; a null cursor when there is none (`f()` on
+// *this inside another member function).
+CXCursor member_call_object(CXCursor call);
 
 }  // namespace mslport::front
