@@ -1,7 +1,8 @@
 """Golden cases for the feature kernels of Metal constructs the front end
-mends in the text it gives clang (metal_src/features/): explicit casts
-between half and bfloat, brace lists passed as vector arguments (plain
-Python loops over the grid, from the kernel's comment).
+mends in the text it gives clang, or builds beyond what clang's tree says
+(metal_src/features/): explicit casts between half and bfloat, brace lists
+passed as vector arguments, temporaries bound to references (plain Python
+loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
 translator: a half or bfloat is converted to the other through its exact
@@ -12,7 +13,7 @@ import numpy as np
 
 from common import Case, bf16_round, rng_for, reset_kernel_dir
 
-KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments"]
+KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects"]
 
 
 def half_inputs(rng, n):
@@ -87,6 +88,23 @@ def vector_arguments(case, desc, grid, tg, strides):
     c.save()
 
 
+def temporary_objects(case, desc, n, tg):
+    rng = rng_for("feat_temporary_objects", case)
+    x = rng.integers(-64, 65, size=n) / 16.0   # sixteenths: every float32 operation below is exact
+    out = np.zeros(n)
+    pairs = np.zeros((n, 2))
+    for i in range(n):
+        v = x[i]
+        out[i] = v * v + (3.0 * v + 1.0) + 3.0 + 5.0 + (v + 1.0) ** 2
+        pairs[i] = (v, -2.0 * v)
+    c = Case("feat_temporary_objects", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "out", out.astype(np.float32), 0, 0, "sixteenths up to 4 in magnitude: exact in float32")
+    c.write(2, "pairs", pairs.astype(np.float32), 0, 0, "exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -94,6 +112,7 @@ def generate():
                       "(no NaN) and bfloats from 2^-30 to 2^20, with ties, overflow and underflow edges", 200)
     vector_arguments("small", "dispatchThreads 10 x 3 x 2 in 4 x 3 x 2 groups (last partial); strides 1, 20, 60",
                      [10, 3, 2], [4, 3, 2], [1, 20, 60])
+    temporary_objects("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

@@ -1138,6 +1138,8 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
     return a;
   }
   if (a->kind == ir::Expr::Kind::VectorConstruct && a->type == *t) return a;
+  // `S{x, 1}`, `(S){x, 1}`: the list is already a value of its type.
+  if (a->kind == ir::Expr::Kind::InitList && a->type == *t) return a;
   // `simdgroup_float8x8(0)`: the constructor is the whole conversion.
   if (a->kind == ir::Expr::Kind::SimdMatrixOp && a->type == *t) return a;
   if (a->kind == ir::Expr::Kind::IntLit) return convert(std::move(a), *t, loc);  // folds integer targets

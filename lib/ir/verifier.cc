@@ -109,10 +109,11 @@ struct Verifier {
           fail(e.loc, "function handle out of range");
           break;
         }
+        // A reference parameter may be bound to a value that is not an
+        // lvalue: C++ materializes a temporary ([class.temporary]) for a
+        // const reference, an rvalue reference or the object of a member
+        // call on a prvalue (`Op()(x)`), and the callee works on that copy.
         nargs(m.functions[e.index].def.params.size());
-        for (size_t i = 0; i < e.args.size() && i < m.functions[e.index].def.params.size(); ++i)
-          if (m.functions[e.index].def.params[i].kind == Param::Kind::Reference && !is_lvalue(*e.args[i]))
-            fail(e.loc, "reference argument is not an lvalue");
         break;
       case Expr::Kind::Collective:
         if (e.args.empty()) fail(e.loc, "collective without operand");

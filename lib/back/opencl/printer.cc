@@ -128,7 +128,7 @@ class Printer {
     if (!rm.prelude.empty()) out_ += "// ---- mslport prelude ----\n\n" + rm.prelude.text();
     for (auto& s : m_.structs) print_struct(s);
     for (auto& c : m_.constants)
-      out_ += "__constant " + cl_declaration(m_, c.type, c.name) + " = " + expr(*c.init, kAssign) + ";\n";
+      out_ += "__constant " + cl_declaration(m_, c.type, c.name) + " = " + initializer(*c.init) + ";\n";
     if (!m_.constants.empty()) out_ += "\n";
     for (size_t i = 0; i < m_.kernels.size(); ++i) print_kernel(m_.kernels[i], rm.kernels.at(i));
     while (out_.size() >= 2 && out_[out_.size() - 1] == '\n' && out_[out_.size() - 2] == '\n') out_.pop_back();
@@ -200,8 +200,19 @@ class Printer {
     const ir::Var& v = k_->vars.at(s.var);
     std::string d = cl_declaration(m_, v.type, v.name);
     if (v.is_const && s.expr && !v.type.is_pointer() && !mutated_.count(s.var)) d = "const " + d;
-    if (s.expr) d += " = " + expr(*s.expr, kAssign);
+    if (s.expr) d += " = " + initializer(*s.expr);
     return d;
+  }
+
+  // A declaration's initializer: a brace list stays a bare list there and
+  // inside another list (a compound literal is no constant expression, which
+  // a program-scope initializer needs). Anywhere else it is a value of its
+  // type, a compound literal: `a = (S){x, 1}`.
+  std::string initializer(const Expr& e) {
+    if (e.kind != Expr::Kind::InitList) return expr(e, kAssign);
+    std::string s;
+    for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + initializer(*e.args[i]);
+    return "{" + s + "}";
   }
 
   // A statement used as a loop or if body: always braced.
@@ -385,7 +396,7 @@ class Printer {
       }
       case K::VectorConstruct:
         return paren_if(min > kUnary, "(" + cl_type_name(m_, e.type) + ")(" + args(e.args) + ")");
-      case K::InitList: return "{" + args(e.args) + "}";
+      case K::InitList: return paren_if(min > kUnary, "(" + cl_type_name(m_, e.type) + ")" + initializer(e));
       case K::Collective: return "mslport_unraised_" + std::string(ir::collective_name(e.collective_op)) + "()";
       case K::SimdMatrixOp: return "mslport_unraised_" + std::string(ir::simd_matrix_op_name(e.matrix_op)) + "()";
       case K::UserCall: return "mslport_uninlined_call()";  // inline_functions leaves none

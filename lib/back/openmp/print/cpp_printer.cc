@@ -295,7 +295,10 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
       return s + ")";
     }
     case Expr::Kind::InitList: {
-      std::string s = "{";
+      // A struct's list names its type, so that it is a value anywhere
+      // (`a = S{x, 1}`, `S{x}.f`), not only in a declaration. An array's
+      // list appears only where C++ takes a bare one.
+      std::string s = e.type.is_struct() ? type(e.type) + "{" : "{";
       for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + expr(*e.args[i], wi);
       return s + "}";
     }
