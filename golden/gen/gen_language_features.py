@@ -22,7 +22,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_function_constant", "feat_struct_methods", "feat_builtin_types", "feat_matrix",
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
            "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
-           "feat_reinterpret_cast", "feat_mixed_scalar_vector"]
+           "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
+           "feat_mixed_scalar_vector_h4"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -176,6 +177,7 @@ def generate():
     reinterpret_cast("small", "4 threadgroups of 32", 4)
     mixed_scalar_vector("small", "dispatchThreads 96 in 32-thread groups; scale 0.1 (not a half: half(0.1) is "
                         "0.0999755859375)", 96, 0.1)
+    mixed_scalar_vector_template("small", "dispatchThreads 64 in 32-thread groups", 64)
     function_constant("defaults", "no function constants: scale 1, no bias; dispatchThreads 70", 70, {})
     function_constant("scaled_biased", "scale_fc = 2.5, use_bias = true; dispatchThreads 70", 70,
                       {"scale_fc": 2.5, "use_bias": True})
@@ -457,6 +459,26 @@ def reinterpret_cast(case, desc, n_tg):
 def half_op(x):
     """A half result: the exact value (float64) rounded to half, to nearest even."""
     return np.asarray(x, dtype=np.float64).astype(np.float16)
+
+
+def mixed_scalar_vector_template(case, desc, n):
+    """y = 0.1 * v per instance: the literal converted to the element type
+    first (float32(0.1), half(0.1)), the product rounded to it. (Half: 0.1
+    widened to float and the product rounded to half would differ in the
+    last bit for most inputs.)"""
+    rng = rng_for("feat_mixed_scalar_vector_template", case)
+    v = rng.integers(-2000, 2001, size=(n, 4)) / 64.0   # |v| <= 31.25, 1/64 steps: halves and floats exactly
+    f = np.float32(0.1) * v.astype(np.float32)
+    h = half_op(float(np.float16(0.1)) * v)
+    for name, x, y, note in (("feat_mixed_scalar_vector_f4", v.astype(np.float32), f.astype(np.float32),
+                              "one float32 product, correctly rounded (NumPy float32): exact"),
+                             ("feat_mixed_scalar_vector_h4", half_op(v).view(np.uint16), h.view(np.uint16),
+                              "the exact product rounded once to half: bit-exact")):
+        c = Case(name, case, desc)
+        c.threads([n, 1, 1], [32, 1, 1])
+        c.read(0, "x", x)
+        c.write(1, "y", y, 0, 0, note)
+        c.save()
 
 
 def mixed_scalar_vector(case, desc, n, scale):

@@ -330,6 +330,11 @@ void build_instance(FrontContext& ctx, CXCursor fn, const std::string& host_name
   }
   CXCursor def = clang_getCursorDefinition(instance);
   if (clang_Cursor_isNull(def)) {
+    // clang gave up on this instance's body: its errors are the reason.
+    if (const auto* errs = function_errors(ctx, instance)) {
+      fail(label, *errs);
+      return;
+    }
     fail(label, reason("kernel template instance '" + spelling(instance) + template_args_text(instance) +
                        "' has no definition"));
     return;

@@ -10,6 +10,12 @@
 //   os[i] = sv * 3 + k                           (short4: 3 and k become shorts, k
 //                                                 keeping its low 16 bits; wrapping)
 // Dispatch: threads in threadgroups of 32.
+//
+// The same in a template kernel, per instance: feat_mixed_scalar_vector_f4
+// (V = float4) and _h4 (V = half4). There clang types the unsuffixed literal
+// 0.1 as a double, which Metal does not have; it converts to the element
+// type as any scalar does. Per thread i, with v = x[i]:
+//   y[i] = 0.1 * v   (half4: half(0.1) * v, rounded to half; float4: 0.1f * v)
 #include <metal_stdlib>
 using namespace metal;
 
@@ -34,3 +40,18 @@ kernel void feat_mixed_scalar_vector(
     of[i] = (float4)(i % 2 == 1 ? s * hv : 0.0f);
     os[i] = sv_in[i] * 3 + k_in[i];
 }
+
+template <typename V>
+kernel void feat_mixed_scalar_vector_template(
+    device const V* x [[buffer(0)]],
+    device V*       y [[buffer(1)]],
+    uint i [[thread_position_in_grid]])
+{
+    const V v = x[i];
+    y[i] = 0.1 * v;
+}
+
+template [[host_name("feat_mixed_scalar_vector_f4")]] kernel void feat_mixed_scalar_vector_template<float4>(
+    device const float4*, device float4*, uint);
+template [[host_name("feat_mixed_scalar_vector_h4")]] kernel void feat_mixed_scalar_vector_template<half4>(
+    device const half4*, device half4*, uint);

@@ -57,3 +57,27 @@ __kernel void feat_mixed_scalar_vector(
   of[i] = (i % 2u == 1u) ? mslport_round_halfx4(mslport_round_halfx4((float4)(mslport_round_half(s))) * hv) : mslport_round_halfx4((float4)(0.0f));
   os[i] = sv_in[i] * (short4)(((short)3)) + (short4)((short)k_in[i]);
 }
+
+__kernel void feat_mixed_scalar_vector_f4(
+    __global const float4* x,
+    __global float4* y,
+    uint4 mslport_grid) {
+  const uint i = mslport_thread_position_in_grid(mslport_grid).x;
+  if (!mslport_in_grid(mslport_grid)) {
+    return;
+  }
+  const float4 v = x[i];
+  y[i] = (float4)(0.1f) * v;
+}
+
+__kernel void feat_mixed_scalar_vector_h4(
+    __global const ushort4* x,
+    __global ushort4* y,
+    uint4 mslport_grid) {
+  const uint i = mslport_thread_position_in_grid(mslport_grid).x;
+  if (!mslport_in_grid(mslport_grid)) {
+    return;
+  }
+  const float4 v = mslport_halfx4_to_float4(x[i]);
+  y[i] = mslport_float4_to_halfx4(mslport_round_halfx4((float4)(0.099975586f)) * v);
+}

@@ -7,7 +7,7 @@
 
 namespace mslport_kernels {
 
-// ---- feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:16:13)
+// ---- feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:22:13)
 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
@@ -73,14 +73,118 @@ extern "C" int mslport_entry_feat_mixed_scalar_vector(const mslport_args* a, con
   }
 }
 
+// ---- feat_mixed_scalar_vector_f4 (feat_mixed_scalar_vector.metal:54:83)
+
+namespace {
+// Per-work-item values that live across a barrier or SIMD-group function.
+struct feat_mixed_scalar_vector_f4_state {
+  char unused;
+};
+
+// One threadgroup.
+void feat_mixed_scalar_vector_f4_threadgroup(const mslport::vec<float, 4>* x, mslport::vec<float, 4>* y, const mslport::Geometry& geo, feat_mixed_scalar_vector_f4_state& st, mslport::ErrorSlot& err) {
+  const uint32_t nthreads = geo.nthreads;
+  (void)st; (void)err; (void)nthreads;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+    const mslport::vec<float, 4> v = x[i];
+    y[i] = (mslport::make_vec<mslport::vec<float, 4>>(float(0.100000001f)) * v);
+  }
+}
+}  // namespace
+
+void feat_mixed_scalar_vector_f4(const mslport::vec<float, 4>* x, mslport::vec<float, 4>* y, const mslport_dispatch& dispatch) {
+  mslport::validate_dispatch(dispatch);
+  const int64_t ngroups = int64_t(mslport::group_count(dispatch));
+  mslport::ErrorSlot err;
+#pragma omp parallel
+  {
+    std::unique_ptr<feat_mixed_scalar_vector_f4_state> st(new feat_mixed_scalar_vector_f4_state);
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < ngroups; ++g) {
+      if (err.failed()) continue;
+      const mslport::Geometry geo(dispatch, uint64_t(g));
+      feat_mixed_scalar_vector_f4_threadgroup(x, y, geo, *st, err);
+    }
+  }
+  err.rethrow();
+}
+
+extern "C" int mslport_entry_feat_mixed_scalar_vector_f4(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
+  try {
+    feat_mixed_scalar_vector_f4(mslport::require_buffer<mslport::vec<float, 4>>(a, 0, "x"), mslport::require_buffer<mslport::vec<float, 4>>(a, 1, "y"), *d);
+    return 0;
+  } catch (const std::exception& e) {
+    std::snprintf(msg, msg_len, "%s: %s", "feat_mixed_scalar_vector_f4", e.what());
+    return 1;
+  }
+}
+
+// ---- feat_mixed_scalar_vector_h4 (feat_mixed_scalar_vector.metal:56:83)
+
+namespace {
+// Per-work-item values that live across a barrier or SIMD-group function.
+struct feat_mixed_scalar_vector_h4_state {
+  char unused;
+};
+
+// One threadgroup.
+void feat_mixed_scalar_vector_h4_threadgroup(const mslport::vec<mslport::half, 4>* x, mslport::vec<mslport::half, 4>* y, const mslport::Geometry& geo, feat_mixed_scalar_vector_h4_state& st, mslport::ErrorSlot& err) {
+  const uint32_t nthreads = geo.nthreads;
+  (void)st; (void)err; (void)nthreads;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+    const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
+    const mslport::vec<mslport::half, 4> v = x[i];
+    y[i] = (mslport::make_vec<mslport::vec<mslport::half, 4>>(mslport::half(mslport::half(0.100000001f))) * v);
+  }
+}
+}  // namespace
+
+void feat_mixed_scalar_vector_h4(const mslport::vec<mslport::half, 4>* x, mslport::vec<mslport::half, 4>* y, const mslport_dispatch& dispatch) {
+  mslport::validate_dispatch(dispatch);
+  const int64_t ngroups = int64_t(mslport::group_count(dispatch));
+  mslport::ErrorSlot err;
+#pragma omp parallel
+  {
+    std::unique_ptr<feat_mixed_scalar_vector_h4_state> st(new feat_mixed_scalar_vector_h4_state);
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < ngroups; ++g) {
+      if (err.failed()) continue;
+      const mslport::Geometry geo(dispatch, uint64_t(g));
+      feat_mixed_scalar_vector_h4_threadgroup(x, y, geo, *st, err);
+    }
+  }
+  err.rethrow();
+}
+
+extern "C" int mslport_entry_feat_mixed_scalar_vector_h4(const mslport_args* a, const mslport_dispatch* d, char* msg, size_t msg_len) {
+  try {
+    feat_mixed_scalar_vector_h4(mslport::require_buffer<mslport::vec<mslport::half, 4>>(a, 0, "x"), mslport::require_buffer<mslport::vec<mslport::half, 4>>(a, 1, "y"), *d);
+    return 0;
+  } catch (const std::exception& e) {
+    std::snprintf(msg, msg_len, "%s: %s", "feat_mixed_scalar_vector_h4", e.what());
+    return 1;
+  }
+}
+
 }  // namespace mslport_kernels
 
 #ifdef MSLPORT_RUNNER_MODULE
 extern "C" const mslport_kernel_info* mslport_module_kernels(int* count) {
   static const mslport_kernel_info kernels[] = {
       {"feat_mixed_scalar_vector", &mslport_kernels::mslport_entry_feat_mixed_scalar_vector},
+      {"feat_mixed_scalar_vector_f4", &mslport_kernels::mslport_entry_feat_mixed_scalar_vector_f4},
+      {"feat_mixed_scalar_vector_h4", &mslport_kernels::mslport_entry_feat_mixed_scalar_vector_h4},
   };
-  *count = 1;
+  *count = 3;
   return kernels;
 }
 #endif

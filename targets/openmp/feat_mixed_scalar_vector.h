@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-// feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:16:13); in C++ mslport_kernels::feat_mixed_scalar_vector
+// feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:22:13); in C++ mslport_kernels::feat_mixed_scalar_vector
 //   args->buffers[0]  h: device const half4*
 //   args->buffers[1]  scale: constant float& (a pointer to the value)
 //   args->buffers[2]  sv_in: device const short4*
@@ -20,6 +20,16 @@ extern "C" {
 //   args->buffers[6]  os: device short4*
 int mslport_entry_feat_mixed_scalar_vector(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
 
+// feat_mixed_scalar_vector_f4 (feat_mixed_scalar_vector.metal:54:83); in C++ mslport_kernels::feat_mixed_scalar_vector_f4
+//   args->buffers[0]  x: device const float4*
+//   args->buffers[1]  y: device float4*
+int mslport_entry_feat_mixed_scalar_vector_f4(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
+
+// feat_mixed_scalar_vector_h4 (feat_mixed_scalar_vector.metal:56:83); in C++ mslport_kernels::feat_mixed_scalar_vector_h4
+//   args->buffers[0]  x: device const half4*
+//   args->buffers[1]  y: device half4*
+int mslport_entry_feat_mixed_scalar_vector_h4(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
+
 #ifdef __cplusplus
 }  // extern "C"
 
@@ -28,8 +38,14 @@ int mslport_entry_feat_mixed_scalar_vector(const mslport_args* args, const mslpo
 // dispatch or a run-time error.
 namespace mslport_kernels {
 
-// feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:16:13)
+// feat_mixed_scalar_vector (feat_mixed_scalar_vector.metal:22:13)
 void feat_mixed_scalar_vector(const mslport::vec<mslport::half, 4>* h, const float& scale, const mslport::vec<int16_t, 4>* sv_in, const int32_t* k_in, mslport::vec<mslport::half, 4>* oh, mslport::vec<float, 4>* of, mslport::vec<int16_t, 4>* os, const mslport_dispatch& dispatch);
+
+// feat_mixed_scalar_vector_f4 (feat_mixed_scalar_vector.metal:54:83)
+void feat_mixed_scalar_vector_f4(const mslport::vec<float, 4>* x, mslport::vec<float, 4>* y, const mslport_dispatch& dispatch);
+
+// feat_mixed_scalar_vector_h4 (feat_mixed_scalar_vector.metal:56:83)
+void feat_mixed_scalar_vector_h4(const mslport::vec<mslport::half, 4>* x, mslport::vec<mslport::half, 4>* y, const mslport_dispatch& dispatch);
 
 }  // namespace mslport_kernels
 #endif  // __cplusplus
