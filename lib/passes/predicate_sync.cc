@@ -4,7 +4,7 @@
 
 #include "ir/analysis/uniformity.h"
 #include "passes/hoist_collectives.h"
-#include "passes/initializer_stores.h"
+#include "ir/initializer_stores.h"
 
 namespace mslport::passes {
 using namespace ir;

@@ -1,7 +1,6 @@
-#include "passes/initializer_stores.h"
+#include "ir/initializer_stores.h"
 
-namespace mslport::passes {
-using namespace ir;
+namespace mslport::ir {
 
 namespace {
 
@@ -96,4 +95,4 @@ std::vector<StmtPtr> initializer_stores(const Module& m, Kernel& k, const Expr& 
   return std::move(s.out);
 }
 
-}  // namespace mslport::passes
+}  // namespace mslport::ir
