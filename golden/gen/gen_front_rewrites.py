@@ -1,7 +1,8 @@
 """Golden cases for the feature kernels of Metal constructs the front end
 mends in the text it gives clang, or builds beyond what clang's tree says
 (metal_src/features/): explicit casts between half and bfloat, brace lists
-passed as vector arguments, temporaries bound to references (plain Python
+passed as vector arguments, temporaries bound to references, values of
+aggregate types (plain Python
 loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
@@ -13,7 +14,8 @@ import numpy as np
 
 from common import Case, bf16_round, rng_for, reset_kernel_dir
 
-KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects"]
+KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects",
+           "feat_aggregate_values"]
 
 
 def half_inputs(rng, n):
@@ -105,6 +107,25 @@ def temporary_objects(case, desc, n, tg):
     c.save()
 
 
+def aggregate_values(case, desc, n, tg):
+    rng = rng_for("feat_aggregate_values", case)
+    x = rng.integers(-64, 65, size=n) / 16.0   # sixteenths: every float32 operation below is exact
+    table = [0.5, 1.5, 2.5]
+    pairs = [(1.0, 2.0), (3.0, 4.0), (5.0, 6.0)]
+    gain, bias, taps = 2.0, 0.0, [1, 2, 0, 0]
+    out = np.zeros(n)
+    for i in range(n):
+        j = i % 3
+        r = table[j] * x[i] + pairs[j][1] - pairs[j][0]
+        r += gain * sum(taps) + bias
+        out[i] = r + x[i] + 2.0 * x[i]
+    c = Case("feat_aggregate_values", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "out", out.astype(np.float32), 0, 0, "sixteenths and small integers: exact in float32")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -113,6 +134,7 @@ def generate():
     vector_arguments("small", "dispatchThreads 10 x 3 x 2 in 4 x 3 x 2 groups (last partial); strides 1, 20, 60",
                      [10, 3, 2], [4, 3, 2], [1, 20, 60])
     temporary_objects("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
+    aggregate_values("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

@@ -1123,11 +1123,13 @@ ir::ExprPtr FunctionBuilder::explicit_cast(CXCursor c) {
   auto ch = expr_children(c);
   auto t = type_of(c);
   if (!t) return nullptr;
-  if (ch.size() != 1) {
+  // The operand is the last expression: any before it are the written
+  // type's template arguments (`Arr<float, 2>({1.0, 2.0})`).
+  if (ch.empty()) {
     ctx_.unsupported(c, "cast form");
     return nullptr;
   }
-  auto a = expr(ch[0]);
+  auto a = expr(ch.back());
   if (!a) return nullptr;
   ir::SourceLoc loc = ctx_.loc(c);
   // clang often puts the real conversion on an implicit cast under a no-op
@@ -1302,16 +1304,73 @@ ir::ExprPtr FunctionBuilder::init_list(CXCursor c) {
   auto t = type_of(c);
   if (!t) return nullptr;
   if (t->is_vector()) return vector_construct(c, *t, expr_children(c));
+  // `float y{2.0f}`, `int n{}`: a scalar's list is its one value, or zero.
+  if (t->is_scalar()) {
+    auto kids = expr_children(c);
+    if (kids.size() > 1) {
+      ctx_.error(c, "more than one value in the brace list of a scalar");
+      return nullptr;
+    }
+    auto v = kids.empty() ? ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, ctx_.loc(c)) : expr(kids[0]);
+    if (!v) return nullptr;
+    return convert(std::move(v), *t, ctx_.loc(c));
+  }
   // Arrays and structs: elements not listed are zero (C semantics), so the
   // list may be shorter than the aggregate.
-  auto e = make(ir::Expr::Kind::InitList, *t, ctx_.loc(c));
   auto kids = expr_children(c);
   for (CXCursor x : kids)
     if (is_designated(x)) return designated_init_list(c, *t, kids);
+  std::vector<ir::ExprPtr> items;
   for (CXCursor x : kids) {
     auto a = expr(x);
     if (!a) return nullptr;
-    e->args.push_back(std::move(a));
+    items.push_back(std::move(a));
+  }
+  size_t pos = 0;
+  auto e = braced_list(*t, items, &pos, ctx_.loc(c));
+  if (e && pos < items.size()) {
+    ctx_.error(items[pos]->loc, "excess elements in the brace list of '" + ir::type_name(ctx_.module, *t) + "'");
+    return nullptr;
+  }
+  return e;
+}
+
+// The list as written may leave out the braces of inner aggregates
+// (`Wrap<float, 2>({1.0, 2.0})` for a struct holding `float e[2]`; C11
+// 6.7.9p20, C++ [dcl.init.aggr] brace elision), and clang gives it so. The
+// IR's lists are fully braced, as the targets read them the same way only
+// then: an element whose type is not the member's, for an array or struct
+// member, starts that member's own list, which takes as many elements as
+// it needs. A union's list initialises its first member.
+ir::ExprPtr FunctionBuilder::braced_list(const ir::Type& t, std::vector<ir::ExprPtr>& items, size_t* pos,
+                                         const ir::SourceLoc& loc) {
+  auto e = make(ir::Expr::Kind::InitList, t, loc);
+  int n = 0;
+  if (t.is_array()) n = t.count > 0 ? t.count : (int)(items.size() - *pos);
+  if (t.is_struct()) {
+    const ir::StructDef& sd = ctx_.module.structs[t.struct_index];
+    n = sd.is_union ? std::min<int>(1, (int)sd.fields.size()) : (int)sd.fields.size();
+  }
+  for (int i = 0; i < n && *pos < items.size(); ++i) {
+    const ir::Type m = t.is_array() ? *t.elem : ctx_.module.structs[t.struct_index].fields[i].type;
+    ir::ExprPtr& item = items[*pos];
+    if (item->type == m) {
+      e->args.push_back(std::move(item));
+      ++*pos;
+    } else if (m.is_array() || m.is_struct()) {
+      auto inner = braced_list(m, items, pos, item->loc);
+      if (!inner) return nullptr;
+      e->args.push_back(std::move(inner));
+    } else if (m.is_vector() && !item->type.is_vector()) {
+      // (clang refuses `{a, b, c, d, w}` for `struct { float4 v; float w; }`
+      // itself; a guard, so that a scalar never splats here.)
+      ctx_.error(item->loc, "a brace list that leaves out the braces of a vector member is not supported yet");
+      return nullptr;
+    } else {
+      ir::SourceLoc at = item->loc;
+      e->args.push_back(m.is_scalar() || m.is_vector() ? convert(std::move(item), m, at) : std::move(item));
+      ++*pos;
+    }
   }
   return e;
 }

@@ -7,6 +7,7 @@
 #include "front/cursor_util.h"
 #include "front/types.h"
 #include "ir/analysis/purity.h"
+#include "ir/initializer_stores.h"
 
 namespace mslport::front {
 
@@ -198,18 +199,27 @@ std::vector<std::pair<std::string, CXCursor>> default_member_initializers(CXCurs
       continue;
     }
     if (fk != CXCursor_FieldDecl) continue;
-    // An array field's bound (`uchar b[2]`) is an expression child too: the
-    // initialiser is the child that no `[` opens.
-    std::vector<Token> tokens;
+    // An array field's bound (`uchar b[2]`, `T e[N ? N : 1]`, any part of
+    // which may be an expression child too) comes before the initializer,
+    // which the first `=` or `{` outside brackets opens.
+    bool has_init = false;
+    unsigned init_at = 0;
+    int depth = 0;
+    for (const Token& t : cursor_tokens(clang_Cursor_getTranslationUnit(f), f)) {
+      if (t.text == "[" || t.text == "(") ++depth;
+      if (t.text == "]" || t.text == ")") --depth;
+      if (depth == 0 && (t.text == "=" || t.text == "{")) {
+        has_init = true;
+        init_at = t.offset;
+        break;
+      }
+    }
+    if (!has_init) continue;
     for (CXCursor x : children(f)) {
       if (!clang_isExpression(clang_getCursorKind(x))) continue;
-      if (tokens.empty()) tokens = cursor_tokens(clang_Cursor_getTranslationUnit(f), f);
-      unsigned at = expansion_pos(clang_getRangeStart(clang_getCursorExtent(x))).offset;
-      const Token* before = nullptr;
-      for (const Token& t : tokens)
-        if (t.offset < at) before = &t;
-      if (before && before->text == "[") continue;
+      if (expansion_pos(clang_getRangeStart(clang_getCursorExtent(x))).offset < init_at) continue;
       out.emplace_back(spelling(f), x);
+      break;
     }
   }
   return out;
@@ -254,6 +264,11 @@ ir::StmtPtr construct_body(FrontContext& ctx, FunctionBuilder& b, ir::Function& 
       return;
     }
     ir::ExprPtr target = member_chain(ctx.module, self_ref(), path, at);
+    if (value->kind == ir::Expr::Kind::InitList && target->type.is_array()) {  // C assigns no array
+      for (auto& st : ir::initializer_stores(ctx.module, f.def, *target, std::move(value)))
+        out.push_back(std::move(st));
+      return;
+    }
     out.push_back(ir::make_expr_stmt(ir::make_assign(std::move(target), std::move(value), at)));
   };
   // Member initializers written in the constructor win over the defaults.

@@ -76,6 +76,7 @@ class FunctionBuilder {
   bool casts_to_reference(CXCursor c, bool* known);
   ir::ExprPtr compound_literal(CXCursor c);
   ir::ExprPtr init_list(CXCursor c);
+  ir::ExprPtr braced_list(const ir::Type& t, std::vector<ir::ExprPtr>& items, size_t* pos, const ir::SourceLoc& loc);
   bool is_designated(CXCursor x);
   ir::ExprPtr designated_init_list(CXCursor c, const ir::Type& t, const std::vector<CXCursor>& kids);
   ir::ExprPtr unexposed(CXCursor c);
