@@ -276,7 +276,8 @@ ir::ExprPtr FunctionBuilder::expr(CXCursor c) {
   NestingGuard nesting(*this, c);
   if (nesting.too_deep()) return nullptr;
   switch (clang_getCursorKind(c)) {
-    case CXCursor_IntegerLiteral: return int_literal(c);
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: return int_literal(c);  // `'\0'`: a char
     case CXCursor_FloatingLiteral: return float_literal(c);
     case CXCursor_CXXBoolLiteralExpr: {
       int64_t v = 0;
