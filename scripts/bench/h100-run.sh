@@ -15,6 +15,9 @@
 #   nib        h100-matvec-variants.py's variants of the 4-bit mat-vec under .devrun/var/
 #   pf         prefetch distance and float hints (.devrun/include-old = the runtime header before the change,
 #              .devrun/ct-f32 = a corpus with float hints)
+#   poclaff    PoCL alone on the LM-head mat-vecs, fresh processes of three rounds each, plain vs
+#              POCL_AFFINITY=1 (each pthread worker pinned to the CPU of its index), alternating; the
+#              CPU each thread last ran on sampled every half second, steal time before and after
 #   sass       ptxas + cuobjdump there (.devrun/cldump, built from h100-cldump.c, builds a .cl and writes its PTX)
 # Runs from a folder (here: .devrun/ at the repository root, carried to the device) holding:
 #   mslport-run (build/tool, stripped), include/ (lib/runtime/include), clang16-omp
@@ -49,6 +52,28 @@ bench)
   timeout 595 $MR bench --targets $R/corpus-targets --target all --rounds 6 --format json \
     --work-dir /tmp/wb > $O/bench_h100_$n.json 2> $O/bench_h100_$n.err
   echo "bench16 $n rc=$? at $SECONDS s" >> $O/summary.txt ;;
+poclaff)
+  # Does PoCL's time of the compute-bound mat-vecs move with its threads' placement?
+  { echo "boot_id: $(cat /proc/sys/kernel/random/boot_id) uptime_s: $(cut -d' ' -f1 /proc/uptime)"
+    clinfo | grep -i -E "platform version|device version|driver version|max compute units"
+    cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag; lscpu; } > $O/env.txt 2>&1
+  steal() { awk '/^cpu /{print "steal", $9, "user", $2}' /proc/stat; }
+  for rep in 1 2 3; do for v in plain aff; do
+    if [ $v = aff ]; then export POCL_AFFINITY=1; else unset POCL_AFFINITY; fi
+    echo "$v $rep start $(steal) at $SECONDS s" >> $O/summary.txt
+    timeout 90 $MR bench --targets $R/corpus-targets --target opencl --platform pocl --rounds 3 --repeats 12 \
+      --kernel dequant_matvec_4bit_v3 dequant_matvec_8bit_v3 --format json --work-dir /tmp/wpa \
+      > $O/poclaff_${v}_$rep.json 2> $O/poclaff_${v}_$rep.err &
+    pid=$!
+    while kill -0 $pid 2>/dev/null; do
+      # threads per CPU (count@cpu) of the bench under timeout
+      echo "$SECONDS $(ps -L -o psr= --ppid $pid 2>/dev/null | sort -n | uniq -c | awk '{printf "%s@%s ", $1, $2}')"
+      sleep 0.5
+    done > $O/poclaff_${v}_$rep.psr
+    wait $pid
+    echo "$v $rep rc=$? end $(steal) at $SECONDS s" >> $O/summary.txt
+  done; done
+  unset POCL_AFFINITY ;;
 scale)
   # OpenMP alone on 2 threads and on all 16, alternating, two rounds (the scaling).
   for round in 1 2; do for t in 2 16; do
