@@ -2,7 +2,7 @@
 mends in the text it gives clang, or builds beyond what clang's tree says
 (metal_src/features/): explicit casts between half and bfloat, brace lists
 passed as vector arguments, temporaries bound to references, values of
-aggregate types (plain Python
+aggregate types, local references written through (plain Python
 loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
@@ -15,7 +15,7 @@ import numpy as np
 from common import Case, bf16_round, rng_for, reset_kernel_dir
 
 KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects",
-           "feat_aggregate_values"]
+           "feat_aggregate_values", "feat_reference_locals"]
 
 
 def half_inputs(rng, n):
@@ -126,6 +126,21 @@ def aggregate_values(case, desc, n, tg):
     c.save()
 
 
+def reference_locals(case, desc, n, tg):
+    rng = rng_for("feat_reference_locals", case)
+    x = rng.integers(-64, 65, size=n) / 16.0   # sixteenths: every float32 operation below is exact
+    cells = np.stack([x + 1.0, 2.0 * x], axis=1)
+    counts = np.array([n, n - 1], dtype=np.uint32)
+    out = x + (3.0 + x)
+    c = Case("feat_reference_locals", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "cells", cells.astype(np.float32), 0, 0, "exact")
+    c.write(2, "raw", counts, 0, 0, "integers: exact")
+    c.write(3, "out", out.astype(np.float32), 0, 0, "exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -135,6 +150,7 @@ def generate():
                      [10, 3, 2], [4, 3, 2], [1, 20, 60])
     temporary_objects("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     aggregate_values("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
+    reference_locals("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

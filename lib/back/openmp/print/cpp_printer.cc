@@ -49,6 +49,12 @@ std::string CppPrinter::type(const Type& t) const {
   return "?";
 }
 
+std::string CppPrinter::var_declarator(const ir::Var& v) const {
+  if (!v.is_const) return declarator(v.type, v.name);
+  if (v.type.is_pointer()) return declarator(v.type, "const " + v.name);
+  return "const " + declarator(v.type, v.name);
+}
+
 std::string CppPrinter::declarator(const Type& t, const std::string& name) const {
   if (t.kind == Type::Kind::Array) {
     std::string dims;

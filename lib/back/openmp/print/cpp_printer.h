@@ -18,6 +18,10 @@ class CppPrinter {
   std::string type(const ir::Type& t) const;
   // "float name[8]" / "const float* name"
   std::string declarator(const ir::Type& t, const std::string& name) const;
+  // A local's declaration: a const variable's `const` qualifies the variable
+  // itself, so a pointer's goes after the `*` (`T* const p`, a reference
+  // the front end made a pointer; `const T* p` would forbid writes through it).
+  std::string var_declarator(const ir::Var& v) const;
   std::string scalar(ir::ScalarKind s) const;
   // `in_work_item`: inside a work-item loop (per-thread storage is `st.x[wi]`).
   std::string expr(const ir::Expr& e, bool in_work_item);

@@ -166,7 +166,7 @@ void BodyPrinter::tg_stmt(const Stmt& s) {
   switch (s.kind) {
     case Stmt::Kind::Decl: {
       const ir::Var& v = k_.vars[s.var];
-      std::string d = (v.is_const ? "const " : "") + p_.declarator(v.type, v.name);
+      std::string d = p_.var_declarator(v);
       line(s.expr ? d + " = " + ex(*s.expr, false) + ";" : d + ";");
       break;
     }

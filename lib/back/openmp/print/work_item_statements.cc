@@ -64,7 +64,7 @@ void BodyPrinter::wi_stmt(const Stmt& s, const Scope& scope) {
         }
         break;
       }
-      std::string d = (v.is_const ? "const " : "") + p_.declarator(v.type, v.name);
+      std::string d = p_.var_declarator(v);
       line(s.expr ? d + " = " + ex(*s.expr, true) + ";" : d + ";");
       break;
     }
