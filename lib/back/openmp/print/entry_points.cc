@@ -99,7 +99,8 @@ std::vector<std::string> sanitizer_begin(const ir::Kernel& k, const CppPrinter& 
     const Param& prm = k.params[i];
     if (prm.kind != Param::Kind::ThreadgroupMemory && prm.kind != Param::Kind::Buffer) continue;
     std::string id = std::to_string(k.tg_allocs.size() + i);
-    std::string elem = "sizeof(" + p.type(*prm.type.elem) + ")";
+    // A `device void*` buffer's elements are its bytes.
+    std::string elem = prm.type.elem->kind == ir::Type::Kind::Void ? "1" : "sizeof(" + p.type(*prm.type.elem) + ")";
     if (prm.kind == Param::Kind::ThreadgroupMemory)
       out.push_back("mslport_san.region(" + id + ", " + cpp_string_literal(prm.name) + ", true, " + prm.name + ", " +
                     prm.name + "_bytes, " + elem + ");");
