@@ -2,7 +2,8 @@
 mends in the text it gives clang, or builds beyond what clang's tree says
 (metal_src/features/): explicit casts between half and bfloat, brace lists
 passed as vector arguments, temporaries bound to references, values of
-aggregate types, local references written through (plain Python
+aggregate types, local references written through, constants from the lanes
+of constant vectors (plain Python
 loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
@@ -15,7 +16,8 @@ import numpy as np
 from common import Case, bf16_round, rng_for, reset_kernel_dir
 
 KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects",
-           "feat_aggregate_values", "feat_reference_locals"]
+           "feat_aggregate_values", "feat_reference_locals",
+           "feat_constant_vector_lanes"]
 
 
 def half_inputs(rng, n):
@@ -141,6 +143,17 @@ def reference_locals(case, desc, n, tg):
     c.save()
 
 
+def constant_vector_lanes(case, desc, n, tg):
+    rng = rng_for("feat_constant_vector_lanes", case)
+    x = rng.integers(-64, 65, size=n) / 16.0   # sixteenths: x * 0.5 - 6 is exact in float32
+    c = Case("feat_constant_vector_lanes", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "out", (x * (8 / 16) - 6).astype(np.float32), 0, 0, "exact")
+    c.write(2, "count", np.array([4 * 8 * 2], dtype=np.uint32), 0, 0, "integer: exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -151,6 +164,7 @@ def generate():
     temporary_objects("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     aggregate_values("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     reference_locals("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
+    constant_vector_lanes("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@
 #include "front/types.h"
 #include "front/vector_arguments.h"
 #include "front/vector_initializers.h"
+#include "ir/analysis/constant_value.h"
 #include "support/install_paths.h"
 #include "support/phase_times.h"
 #include "support/regular_file.h"
@@ -266,6 +267,10 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
   FunctionBuilder b(ctx, nullptr);
   g.init = b.expr(init);
   if (!g.init) return;
+  // `constant uint x = size.x;`, with `size` a constant vector, is no
+  // constant expression in OpenCL C or C++ as written: a scalar is its value.
+  if (g.type.is_scalar() && g.init->kind != ir::Expr::Kind::IntLit && g.init->kind != ir::Expr::Kind::FloatLit)
+    if (auto v = ir::analysis::constant_scalar(ctx.module, *g.init)) g.init = std::move(v);
   ctx.module.constants.push_back(std::move(g));
   ctx.const_by_usr[usr_of(v)] = (int)ctx.module.constants.size() - 1;
 }

@@ -267,7 +267,8 @@ struct Expr {
     InitList,         // { args... } for arrays / structs
     SimdMatrixOp,     // matrix_op, args (see SimdMatrixOpKind); spelling = Metal name
     UserCall,         // index -> Module::functions, args (a reference parameter's
-                      // argument is the lvalue itself); passes::inline_functions
+                      // argument is the lvalue itself, or a temporary the callee
+                      // gets a copy of); passes::inline_functions
                       // replaces every one before the execution-model passes
   };
   Kind kind;
