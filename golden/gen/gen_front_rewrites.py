@@ -3,7 +3,7 @@ mends in the text it gives clang, or builds beyond what clang's tree says
 (metal_src/features/): explicit casts between half and bfloat, brace lists
 passed as vector arguments, temporaries bound to references, values of
 aggregate types, local references written through, constants from the lanes
-of constant vectors (plain Python
+of constant vectors, hints and logging left out (plain Python
 loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
@@ -17,7 +17,7 @@ from common import Case, bf16_round, rng_for, reset_kernel_dir
 
 KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects",
            "feat_aggregate_values", "feat_reference_locals",
-           "feat_constant_vector_lanes"]
+           "feat_constant_vector_lanes", "feat_hints_and_logging"]
 
 
 def half_inputs(rng, n):
@@ -154,6 +154,16 @@ def constant_vector_lanes(case, desc, n, tg):
     c.save()
 
 
+def hints_and_logging(case, desc, n, tg):
+    rng = rng_for("feat_hints_and_logging", case)
+    x = rng.integers(-64, 65, size=n) / 16.0
+    c = Case("feat_hints_and_logging", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "out", np.where(x < 0, -x, 2 * x).astype(np.float32), 0, 0, "exact")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -165,6 +175,7 @@ def generate():
     aggregate_values("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     reference_locals("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     constant_vector_lanes("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
+    hints_and_logging("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

@@ -705,6 +705,15 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   std::vector<CXCursor> arg_cursors;
   for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
 
+  // clang's branch hint (SPIRV-Cross's SPV_EXPECT, guarded by
+  // __has_builtin, which Apple's compiler and clang both answer yes): the
+  // value of its first argument.
+  if (fk == CXCursor_FunctionDecl && spelling(fn) == "__builtin_expect" && nargs == 2) {
+    auto t = type_of(c);
+    auto v = expr(arg_cursors[0]);
+    if (!t || !v) return nullptr;
+    return convert(std::move(v), *t, ctx_.loc(c));
+  }
   bool handled = false;
   auto bools = bool_vector_call(c, fn, &handled);
   if (handled) return bools;

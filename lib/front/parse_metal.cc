@@ -242,6 +242,10 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
   // function constant without a value has none to declare.
   if (name.rfind(kFcDefinedPrefix, 0) == 0) return;
   if (auto d = ctx.function_constant_defined.find(name); d != ctx.function_constant_defined.end() && !d->second) return;
+  // A shader logger (`constant os_log logger("subsystem", "category");`):
+  // its calls are left out (build_stmt.cc), so it needs no storage.
+  CXCursor type_decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(v)));
+  if (!clang_Cursor_isNull(type_decl) && ctx.in_shim(type_decl) && spelling(type_decl) == "os_log") return;
   std::string why;
   auto t = convert_type(ctx, clang_getCursorType(v), &why);
   if (!t) {
