@@ -420,22 +420,26 @@ class Adapter {
       if (punct(q, ">")) --angle;
       if (punct(q, ">>")) angle -= 2;
       if (angle == 0 && (punct(q, "*") || punct(q, "&"))) return;  // a pointer or reference to threadgroup memory
-      if (angle == 0 && punct(q, "=")) {
-        // An initializer: threadgroup memory has no initial value in a port
-        // (which thread would write it?), so it is left out, with a warning.
-        warnings_.push_back({t_[q].line,
+      // An initializer (after a name or its bounds): threadgroup memory has
+      // no initial value in a port (which thread would write it?), so it is
+      // left out, with a warning. Returns the token after it.
+      auto skip_initializer = [&](size_t at) {
+        warnings_.push_back({t_[at].line,
                              "the initializer of a threadgroup variable is ignored: initialize it "
                              "explicitly (and put a barrier after)"});
-        size_t e = q;
-        while (e < semi && !(punct(e, ",") && angle == 0)) {
+        size_t e = at;
+        while (e < semi && !punct(e, ",")) {
           if (punct(e, "{") || punct(e, "(") || punct(e, "[")) e = matching_close(t_, e);
           ++e;
         }
+        return e < semi ? e + 1 : semi;
+      };
+      if (angle == 0 && punct(q, "=")) {
         if (last_ident == std::string::npos) return;
         if (type_end == std::string::npos) type_end = last_ident;
         decls.push_back({last_ident, q});
         last_ident = std::string::npos;
-        q = e < semi ? e + 1 : semi;
+        q = skip_initializer(q);
         continue;
       }
       if (t.kind == LexToken::Kind::Identifier) last_ident = q;
@@ -446,7 +450,7 @@ class Adapter {
         if (type_end == std::string::npos) type_end = last_ident;
         decls.push_back({last_ident, e});
         last_ident = std::string::npos;
-        q = punct(e, ",") ? e + 1 : e;
+        q = punct(e, ",") ? e + 1 : punct(e, "=") ? skip_initializer(e) : e;
         continue;
       }
       ++q;

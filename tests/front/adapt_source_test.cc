@@ -75,6 +75,21 @@ TEST(AdaptSource, TemplateKernelLosesTheOpenCLKernelQualifier) {
   EXPECT_CONTAINS(out, "threadgroup T* p = a;");  // a pointer to threadgroup memory is no threadgroup variable
 }
 
+TEST(AdaptSource, TemplateKernelThreadgroupArrayInitializerIsLeftOut) {
+  // MLX's `threadgroup float local_buffer[SIMD_SIZE] = {0};`: the bounds,
+  // then an initializer, which a port leaves out (with a warning).
+  AdaptResult r = adapt_metal_source(
+      "template <typename T>\n"
+      "kernel void k(device T* o, uint i) {\n"
+      "  threadgroup float a[32] = {0}, b[2];\n"
+      "}\n");
+  EXPECT_CONTAINS(r.text, "typedef threadgroup float __mslport_tg_a[32], __mslport_tg_b[2];");
+  EXPECT_CONTAINS(r.text, "__mslport_tg_b& b = metal::__mslport_threadgroup_storage<__mslport_tg_b>();");
+  EXPECT_EQ(r.text.find("{0}"), std::string::npos);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].first, 3);
+}
+
 TEST(AdaptSource, ExplicitInstantiationsNameTheirInstance) {
   std::string out = adapted(
       "template [[host_name(\"k_f32\")]] kernel void k<float, 4>(device float*, uint);\n"
