@@ -3,7 +3,8 @@ mends in the text it gives clang, or builds beyond what clang's tree says
 (metal_src/features/): explicit casts between half and bfloat, brace lists
 passed as vector arguments, temporaries bound to references, values of
 aggregate types, local references written through, constants from the lanes
-of constant vectors, hints and logging left out (plain Python
+of constant vectors, hints and logging left out, conditionals of struct
+and matrix values (plain Python
 loops over the grid, from the kernel's comment).
 
 References are NumPy written from the MSL specification, independent of the
@@ -17,7 +18,8 @@ from common import Case, bf16_round, rng_for, reset_kernel_dir
 
 KERNELS = ["feat_half_bfloat_casts", "feat_vector_arguments", "feat_temporary_objects",
            "feat_aggregate_values", "feat_reference_locals",
-           "feat_constant_vector_lanes", "feat_hints_and_logging"]
+           "feat_constant_vector_lanes", "feat_hints_and_logging",
+           "feat_conditional_values"]
 
 
 def half_inputs(rng, n):
@@ -164,6 +166,21 @@ def hints_and_logging(case, desc, n, tg):
     c.save()
 
 
+def conditional_values(case, desc, n, tg):
+    rng = rng_for("feat_conditional_values", case)
+    x = rng.integers(-64, 65, size=n) / 16.0   # sixteenths: every float32 operation below is exact
+    out = np.zeros(n)
+    for i in range(n):
+        r = (3 * x[i], 6.0) if x[i] > 0 else (x[i], 2.0)
+        diag = x[i] * 0.5 if i % 2 == 0 else x[i]   # float4x4(x): x on the diagonal, 0 elsewhere
+        out[i] = r[0] + r[1] + diag + diag + 0.0
+    c = Case("feat_conditional_values", case, desc)
+    c.threads([n, 1, 1], [tg, 1, 1])
+    c.read(0, "in", x.astype(np.float32))
+    c.write(1, "out", out.astype(np.float32), 0, 0, "sixteenths: exact in float32")
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -176,6 +193,7 @@ def generate():
     reference_locals("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     constant_vector_lanes("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
     hints_and_logging("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
+    conditional_values("small", "dispatchThreads 100 in 32-thread groups (last partial)", 100, 32)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     c.kind = Callee::Kind::NaN;
     return c;
   }
-  if ((name == "__mslport_convert" || name == "__mslport_scalar_operand") && ctx.in_shim(fn)) {
+  if ((name == "__mslport_convert" || name == "__mslport_scalar_operand" || name == "__mslport_value") &&
+      ctx.in_shim(fn)) {
     c.kind = Callee::Kind::Conversion;
     c.name = name;
     return c;

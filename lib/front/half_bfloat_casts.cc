@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <regex>
-#include <tuple>
 
 #include "front/cursor_util.h"
+#include "front/operand_wrapping.h"
 
 namespace mslport::front {
 
@@ -54,33 +54,9 @@ std::vector<HalfBfloatCast> half_bfloat_casts(CXTranslationUnit tu) {
 }
 
 size_t convert_cast_operands_through_float(std::string* text, std::vector<HalfBfloatCast> casts) {
-  std::string& t = *text;
-  std::sort(casts.begin(), casts.end(), [](const HalfBfloatCast& a, const HalfBfloatCast& b) {
-    return std::tie(a.operand_begin, a.operand_end) < std::tie(b.operand_begin, b.operand_end);
-  });
-  const std::string call = std::string(kThroughFloatCall) + "(";
-  std::vector<HalfBfloatCast> edits;
-  for (const auto& c : casts) {
-    if (c.operand_end > t.size() || c.operand_begin >= c.operand_end) continue;
-    if (!edits.empty() && edits.back().operand_begin == c.operand_begin && edits.back().operand_end == c.operand_end)
-      continue;
-    if (!edits.empty() && c.operand_begin < edits.back().operand_end) continue;  // overlaps: a later round
-    if (t.compare(c.operand_begin, call.size(), call) == 0) continue;
-    edits.push_back(c);
-  }
-  if (edits.empty()) return 0;
-  std::string out;
-  size_t from = 0;
-  for (const auto& e : edits) {
-    out.append(t, from, e.operand_begin - from);
-    out += call;
-    out.append(t, e.operand_begin, e.operand_end - e.operand_begin);
-    out += ")";
-    from = e.operand_end;
-  }
-  out.append(t, from, std::string::npos);
-  t = std::move(out);
-  return edits.size();
+  std::vector<OperandRange> ranges;
+  for (const auto& c : casts) ranges.push_back({c.operand_begin, c.operand_end});
+  return wrap_operands(text, std::move(ranges), kThroughFloatCall);
 }
 
 }  // namespace mslport::front

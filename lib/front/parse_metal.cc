@@ -17,6 +17,7 @@
 
 #include "front/adapt_source.h"
 #include "front/builder.h"
+#include "front/conditional_operands.h"
 #include "front/front_context.h"
 #include "front/half_bfloat_casts.h"
 #include "front/included_files.h"
@@ -559,9 +560,10 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // (front/vector_initializers.h), scalar operands of greater rank than the
   // vector beside them are converted to its element type
   // (front/scalar_operands.h), the operands of casts between half and
-  // bfloat go through float (front/half_bfloat_casts.h), and brace lists
+  // bfloat go through float (front/half_bfloat_casts.h), brace lists
   // passed for vector parameters are given the vector's type
-  // (front/vector_arguments.h). One round mends every list clang reported;
+  // (front/vector_arguments.h), and an lvalue operand of ?: beside a call's
+  // class value is copied (front/conditional_operands.h). One round mends every list clang reported;
   // the lists go first, and operands take a round per level of nesting
   // (`s * (t * h4)` is reported once the inner product is mended), up to a
   // bound.
@@ -615,6 +617,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     if (!changed) changed = mend_by_file(scalar_operands_of_greater_rank(tu), wrap_scalar_operands);
     if (mend_by_file(half_bfloat_casts(tu), convert_cast_operands_through_float)) changed = true;
     if (mend_by_file(vector_argument_lists(tu), construct_vector_arguments)) changed = true;
+    if (mend_by_file(address_space_conditional_operands(tu), copy_conditional_operands)) changed = true;
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");

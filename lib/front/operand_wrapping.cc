@@ -1,0 +1,37 @@
+#include "front/operand_wrapping.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace mslport::front {
+
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call) {
+  std::string& t = *text;
+  std::sort(ranges.begin(), ranges.end(), [](const OperandRange& a, const OperandRange& b) {
+    return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+  });
+  const std::string open = call + "(";
+  std::vector<OperandRange> edits;
+  for (const auto& r : ranges) {
+    if (r.end > t.size() || r.begin >= r.end) continue;
+    if (!edits.empty() && edits.back().begin == r.begin && edits.back().end == r.end) continue;
+    if (!edits.empty() && r.begin < edits.back().end) continue;  // overlaps: a later round
+    if (t.compare(r.begin, open.size(), open) == 0) continue;
+    edits.push_back(r);
+  }
+  if (edits.empty()) return 0;
+  std::string out;
+  size_t from = 0;
+  for (const auto& e : edits) {
+    out.append(t, from, e.begin - from);
+    out += open;
+    out.append(t, e.begin, e.end - e.begin);
+    out += ")";
+    from = e.end;
+  }
+  out.append(t, from, std::string::npos);
+  t = std::move(out);
+  return edits.size();
+}
+
+}  // namespace mslport::front

@@ -1,0 +1,24 @@
+// The text step several diagnose-and-mend steps share: wrapping operands,
+// given as byte ranges of one file's text, in a call of the shim's,
+//     x   =>   CALL(x)
+// for the front end to parse again. A range given twice (a template's
+// instances report the same operand) is wrapped once; one already wrapped
+// in CALL, and one that overlaps the range before it, are left as they are
+// (a later parse reports it again where it still fails).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mslport::front {
+
+struct OperandRange {
+  unsigned begin = 0, end = 0;  // end exclusive
+};
+
+// Wraps each range of `text` in `call(...)` (call: "::metal::f<float>").
+// Returns how many were wrapped.
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call);
+
+}  // namespace mslport::front
