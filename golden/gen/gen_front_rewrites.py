@@ -122,6 +122,7 @@ def aggregate_values(case, desc, n, tg):
         j = i % 3
         r = table[j] * x[i] + pairs[j][1] - pairs[j][0]
         r += gain * sum(taps) + bias
+        r += [0.5 + 1.0, 2.0 + 2.0][i % 2]
         out[i] = r + x[i] + 2.0 * x[i]
     c = Case("feat_aggregate_values", case, desc)
     c.threads([n, 1, 1], [tg, 1, 1])

@@ -14,6 +14,8 @@
 //   out[i] = table[j] * x + pairs[j].hi - pairs[j].lo
 //          + s.gain * (s.taps[0] + s.taps[1] + s.taps[2] + s.taps[3]) + s.bias
 //          + s.w[0] + s.w[1]
+//          + offsets[i % 2].x + offsets[i % 2].y   (offsets = {(0.5, 1), (2, 2)}: a
+//            program-scope constant holding vectors)
 #include <metal_stdlib>
 using namespace metal;
 
@@ -38,6 +40,7 @@ struct Settings {
 };
 
 constant Wrap<float, 3> table = Wrap<float, 3>({ 0.5, 1.5, 2.5 });
+constant Wrap<float2, 2> offsets = Wrap<float2, 2>({ float2(0.5, 1.0), float2(2.0) });
 
 kernel void feat_aggregate_values(
     device const float* in  [[buffer(0)]],
@@ -52,5 +55,6 @@ kernel void feat_aggregate_values(
     s.w[1] = 2.0f * x;
     float r = table[j] * x + pairs[j].hi - pairs[j].lo;
     r += s.gain * float(s.taps[0] + s.taps[1] + s.taps[2] + s.taps[3]) + s.bias;
+    r += offsets[i % 2].x + offsets[i % 2].y;
     out[i] = r + s.w[0] + s.w[1];
 }

@@ -33,10 +33,15 @@ typedef struct {
 } Wrap_float_3;
 
 typedef struct {
+  float2 e[2];
+} Wrap_float_attribute_ext_vector_type_2_2;
+
+typedef struct {
   Pair e[3];
 } Wrap_Pair_3;
 
 __constant Wrap_float_3 table = {{0.5f, 1.5f, 2.5f}};
+__constant Wrap_float_attribute_ext_vector_type_2_2 offsets = {{(float2)(0.5f, 1.0f), (float2)(2.0f)}};
 
 __kernel void feat_aggregate_values(
     __global const float* in,
@@ -65,5 +70,6 @@ __kernel void feat_aggregate_values(
   s.w.e[1UL] = 2.0f * x;
   float r = table.e[(ulong)j] * x + pairs.e[(ulong)j].hi - pairs.e[(ulong)j].lo;
   r += s.gain * (float)(s.taps[0] + s.taps[1] + s.taps[2] + s.taps[3]) + s.bias;
+  r += offsets.e[(ulong)(i % 2u)].x + offsets.e[(ulong)(i % 2u)].y;
   out[i] = r + s.w.e[0UL] + s.w.e[1UL];
 }

@@ -8,8 +8,9 @@
 namespace mslport_kernels {
 
 static constexpr Wrap_float_3 table = Wrap_float_3{{0.5f, 1.5f, 2.5f}};
+static const Wrap_float_attribute_ext_vector_type_2_2 offsets = Wrap_float_attribute_ext_vector_type_2_2{{mslport::make_vec<mslport::vec<float, 2>>(0.5f, 1.0f), mslport::make_vec<mslport::vec<float, 2>>(float(2.0f))}};
 
-// ---- feat_aggregate_values (feat_aggregate_values.metal:42:13)
+// ---- feat_aggregate_values (feat_aggregate_values.metal:45:13)
 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
@@ -61,6 +62,7 @@ void feat_aggregate_values_threadgroup(const float* in, float* out, const mslpor
         s.w.e[1ull] = (2.0f * x);
         float r = ((table.e[uint64_t(j)] * x) + pairs.e[uint64_t(j)].hi) - pairs.e[uint64_t(j)].lo;
         r += ((s.gain * float(((s.taps[0] + s.taps[1]) + s.taps[2]) + s.taps[3])) + s.bias);
+        r += (offsets.e[uint64_t(i % 2u)].x + offsets.e[uint64_t(i % 2u)].y);
         mslport_stage0[lx] = (r + s.w.e[0ull]) + s.w.e[1ull];
       }
       mslport::stream_row(mslport_row0, mslport_stage0, geo.tg_size.x);
@@ -97,6 +99,7 @@ void feat_aggregate_values_threadgroup(const float* in, float* out, const mslpor
         s.w.e[1ull] = (2.0f * x);
         float r = ((table.e[uint64_t(j)] * x) + pairs.e[uint64_t(j)].hi) - pairs.e[uint64_t(j)].lo;
         r += ((s.gain * float(((s.taps[0] + s.taps[1]) + s.taps[2]) + s.taps[3])) + s.bias);
+        r += (offsets.e[uint64_t(i % 2u)].x + offsets.e[uint64_t(i % 2u)].y);
         out[i] = ((r + s.w.e[0ull]) + s.w.e[1ull]);
       }
     }

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-// feat_aggregate_values (feat_aggregate_values.metal:42:13); in C++ mslport_kernels::feat_aggregate_values
+// feat_aggregate_values (feat_aggregate_values.metal:45:13); in C++ mslport_kernels::feat_aggregate_values
 //   args->buffers[0]  in: device const float*
 //   args->buffers[1]  out: device float*
 int mslport_entry_feat_aggregate_values(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
@@ -55,13 +55,19 @@ struct Wrap_float_3 {
 static_assert(offsetof(Wrap_float_3, e) == 0, "Metal layout of Wrap_float_3.e");
 static_assert(sizeof(Wrap_float_3) == 12, "Metal size of Wrap_float_3");
 
+struct Wrap_float_attribute_ext_vector_type_2_2 {
+  mslport::vec<float, 2> e[2];
+};
+static_assert(offsetof(Wrap_float_attribute_ext_vector_type_2_2, e) == 0, "Metal layout of Wrap_float_attribute_ext_vector_type_2_2.e");
+static_assert(sizeof(Wrap_float_attribute_ext_vector_type_2_2) == 16, "Metal size of Wrap_float_attribute_ext_vector_type_2_2");
+
 struct Wrap_Pair_3 {
   Pair e[3];
 };
 static_assert(offsetof(Wrap_Pair_3, e) == 0, "Metal layout of Wrap_Pair_3.e");
 static_assert(sizeof(Wrap_Pair_3) == 24, "Metal size of Wrap_Pair_3");
 
-// feat_aggregate_values (feat_aggregate_values.metal:42:13)
+// feat_aggregate_values (feat_aggregate_values.metal:45:13)
 void feat_aggregate_values(const float* in, float* out, const mslport_dispatch& dispatch);
 
 }  // namespace mslport_kernels

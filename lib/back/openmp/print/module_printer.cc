@@ -12,6 +12,15 @@
 namespace mslport::back::openmp {
 namespace {
 
+bool holds_vector(const ir::Module& m, const ir::Type& t) {
+  if (t.is_vector()) return true;
+  if (t.is_array()) return holds_vector(m, *t.elem);
+  if (t.is_struct())
+    for (const auto& f : m.structs.at(t.struct_index).fields)
+      if (holds_vector(m, f.type)) return true;
+  return false;
+}
+
 // `#include "name"` cannot name a file whose name holds a quote or a line
 // break: the .cpp then carries the declarations itself.
 bool includable(const std::string& name) {
@@ -65,8 +74,9 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   std::ostringstream constants;
   for (auto& c : m.constants) {
     CppPrinter cp(m, nullptr, nullptr, diags);
-    // A vector is built by mslport::make_vec, which is no constexpr function.
-    constants << (c.type.is_vector() ? "static const " : "static constexpr ") << types.declarator(c.type, c.name)
+    // A vector is built by mslport::make_vec, which is no constexpr function:
+    // so is an array or struct that holds one.
+    constants << (holds_vector(m, c.type) ? "static const " : "static constexpr ") << types.declarator(c.type, c.name)
               << " = " << (c.init ? cp.expr(*c.init, false) : "{}") << ";\n";
   }
   if (!m.constants.empty()) constants << "\n";
