@@ -457,6 +457,10 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       // A constant declared elsewhere (a static constexpr member, a
       // constexpr variable in a namespace) is its value.
       if (auto v = constant_value(c)) return v;
+      if (auto bad = ctx_.bad_constants.find(usr); bad != ctx_.bad_constants.end()) {
+        ctx_.error(ctx_.loc(d), bad->second);
+        return nullptr;
+      }
       ctx_.unsupported(c, "reference to variable '" + spelling(d) + "' declared outside the kernel");
       return nullptr;
     }

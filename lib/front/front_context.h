@@ -41,6 +41,9 @@ struct FrontContext {
   // errors), and the clang errors inside each function's body, by USR.
   std::vector<SkippedKernel>* skipped = nullptr;
   std::map<std::string, std::vector<Diagnostic>> bad_functions;
+  // Program-scope constants that could not be built, by USR: why. Only the
+  // kernels that read one are skipped.
+  std::map<std::string, std::string> bad_constants;
   // Kernel names already built (host names must be unique).
   std::map<std::string, ir::SourceLoc> kernel_names;
   // Cache of in_shim(CXFile).

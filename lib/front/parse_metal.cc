@@ -272,6 +272,19 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
   FunctionBuilder b(ctx, nullptr);
   g.init = b.expr(init);
   if (!g.init) return;
+  // A helper's call is inlined into kernels' code only (passes::inline_functions).
+  bool calls_helper = false;
+  ir::walk_exprs(*g.init, [&](const ir::Expr& x) {
+    calls_helper = calls_helper || x.kind == ir::Expr::Kind::UserCall;
+    return !calls_helper;
+  });
+  if (calls_helper) {
+    const std::string why = "program-scope constant '" + g.name +
+                            "' built by a function call (a matrix constructor, say) is not supported yet";
+    if (ctx.skipped) ctx.bad_constants[usr_of(v)] = why;  // partial translation: its readers are skipped
+    else ctx.error(v, why);
+    return;
+  }
   // `constant uint x = size.x;`, with `size` a constant vector, is no
   // constant expression in OpenCL C or C++ as written: a scalar is its value.
   if (g.type.is_scalar() && g.init->kind != ir::Expr::Kind::IntLit && g.init->kind != ir::Expr::Kind::FloatLit)
