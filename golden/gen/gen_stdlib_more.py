@@ -12,7 +12,8 @@ import numpy as np
 
 from common import U, Case, f32, rng_for, reset_kernel_dir, tol_from_bound, u32
 
-KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors", "feat_simd_shuffle_fill", "feat_simd_votes"]
+KERNELS = ["feat_geometric_reflect", "feat_sincos_ilogb_vectors", "feat_simd_shuffle_fill", "feat_simd_votes",
+           "feat_modf_frexp_vectors"]
 
 
 def eighths(rng, shape, lo, hi):
@@ -171,6 +172,49 @@ def sincos_ilogb_vectors(case, desc, n):
     c.save()
 
 
+def modf_frexp_vectors(case, desc, n):
+    """C's modf and frexp (math.modf, math.frexp: exact on float64, which
+    holds every float and half) lane by lane."""
+    import math
+    k = "feat_modf_frexp_vectors"
+    rng = rng_for(k, case)
+
+    def signed(mag):
+        return np.where(rng.random(mag.shape) < 0.5, -mag, mag)
+
+    x4 = f32(signed(np.exp2(rng.uniform(-20.0, 30.0, size=(n, 4)))))
+    x4[0] = [0.0, -0.0, 2.5, -2.5]
+    x4[1] = [1.0, -0.75, 2.0 ** 30 + 64, 1e-30]
+    h2 = signed(np.exp2(rng.uniform(-16.0, 15.0, size=(n, 2)))).astype(np.float16)
+    h2[0] = [0.0, -65504.0]
+    h2[1] = [2.0 ** -24, -1.5]
+
+    def parts(x):
+        t = x.astype(np.float64).ravel()
+        frac = np.array([math.modf(v)[0] for v in t]).reshape(x.shape)
+        whole = np.array([math.modf(v)[1] for v in t]).reshape(x.shape)
+        man = np.array([math.frexp(v)[0] for v in t]).reshape(x.shape)
+        ex = np.array([math.frexp(v)[1] for v in t], dtype=np.int32).reshape(x.shape)
+        return frac, whole, man, ex
+
+    f, w, m, e = parts(x4)
+    hf, hw, hm, he = parts(h2)
+    c = Case(k, case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x4", x4.ravel())
+    c.read(1, "h2", h2.ravel())
+    note = "modf and frexp are exact"
+    c.write(2, "f4", f32(f).ravel(), 0, 0, note)
+    c.write(3, "w4", f32(w).ravel(), 0, 0, note)
+    c.write(4, "m4", f32(m).ravel(), 0, 0, note)
+    c.write(5, "e4", e.ravel(), 0, 0, "integers: exact")
+    c.write(6, "fh", hf.astype(np.float16).ravel(), 0, 0, note + " (each part is a half)")
+    c.write(7, "wh", hw.astype(np.float16).ravel(), 0, 0, note + " (each part is a half)")
+    c.write(8, "mh", hm.astype(np.float16).ravel(), 0, 0, note + " (each part is a half)")
+    c.write(9, "eh", he.ravel(), 0, 0, "integers: exact")
+    c.save()
+
+
 def fill_shuffle(vals, fills, width, delta, m, down):
     """MSL 6.9.2 / 6.9.3 shuffle-and-fill over consecutive groups of `width`
     lanes, in runs of m lanes: lane i of a run takes data from lane
@@ -318,6 +362,8 @@ def generate():
         reset_kernel_dir(k)
     geometric_reflect("small", "dispatchThreads 70 in 32-thread groups (last partial): total internal reflection, "
                       "k = 0, dot(Nref, I) = 0, NaN and infinite operands", 70)
+    modf_frexp_vectors("small", "dispatchThreads 96 in 32-thread groups: float |x| from 2^-20 to 2^30 and "
+                       "zeros of both signs, half |x| from 2^-16 to 2^15 with 0, 65504 and a subnormal", 96)
     sincos_ilogb_vectors("small", "dispatchThreads 96 in 32-thread groups: float |x| from 2^-20 to 2^10 and 1e-30, "
                          "half from 2^-24 (subnormal) to 65504", 96)
     simd_shuffle_fill("small", "3 threadgroups of 64, delta 5, quad delta 3; runs of 8 lanes and single lanes left "

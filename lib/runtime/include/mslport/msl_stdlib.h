@@ -245,6 +245,19 @@ T modf(T x, T& whole) {
   whole = T(w);
   return f;
 }
+// frexp and modf of vectors: lane by lane.
+template <class T, int N>
+vec<T, N> frexp(const vec<T, N>& x, vec<int32_t, N>& e) {
+  vec<T, N> m;
+  for (int i = 0; i < N; ++i) m[i] = frexp(x[i], e[i]);
+  return m;
+}
+template <class T, int N>
+vec<T, N> modf(const vec<T, N>& x, vec<T, N>& whole) {
+  vec<T, N> f;
+  for (int i = 0; i < N; ++i) f[i] = modf(x[i], whole[i]);
+  return f;
+}
 
 // ---- integer -----------------------------------------------------------------
 // Lane by lane for integer vectors.
