@@ -59,13 +59,9 @@ std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslation
           break;
         }
       }
-      if (side >= 0) {
-        CXSourceRange r = clang_getDiagnosticRange(d, (unsigned)side);
-        FilePos b, e;
-        if (written_pos(clang_getRangeStart(r), &b) && written_pos(clang_getRangeEnd(r), &e) &&
-            clang_File_isEqual(b.file, e.file) && b.offset < e.offset)
-          out.push_back({b.file, b.offset, e.offset});
-      }
+      ConditionalOperand o;
+      if (side >= 0 && written_range(clang_getDiagnosticRange(d, (unsigned)side), &o.file, &o.begin, &o.end))
+        out.push_back(o);
     }
     clang_disposeDiagnostic(d);
   }

@@ -50,6 +50,15 @@ bool written_pos(CXSourceLocation l, FilePos* out) {
   return true;
 }
 
+bool written_range(CXSourceRange r, CXFile* file, unsigned* begin, unsigned* end) {
+  FilePos b, e;
+  if (!written_pos(clang_getRangeStart(r), &b) || !written_pos(clang_getRangeEnd(r), &e) ||
+      !clang_File_isEqual(b.file, e.file) || b.offset >= e.offset)
+    return false;
+  *file = b.file, *begin = b.offset, *end = e.offset;
+  return true;
+}
+
 bool is_vector_description(const std::string& d) {
   return d.find("vector of") != std::string::npos || d.find("ext_vector_type") != std::string::npos;
 }

@@ -39,6 +39,9 @@ FilePos spelling_pos(CXSourceLocation l);
 // macro argument used there (spelled at or after the use), rather than in a
 // macro's body: the text the front end may mend and parse again.
 bool written_pos(CXSourceLocation l, FilePos* out);
+// The same for a range that starts and ends in one file: its begin and end
+// (exclusive) there.
+bool written_range(CXSourceRange r, CXFile* file, unsigned* begin, unsigned* end);
 
 // Of a type as clang's diagnostics describe it ("'half4' (vector of 4
 // 'half' values)", "'float16_t' (aka 'half')", "'half

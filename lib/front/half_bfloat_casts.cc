@@ -41,11 +41,9 @@ std::vector<HalfBfloatCast> half_bfloat_casts(CXTranslationUnit tu) {
       // clang gives the whole cast's range, then the operand's.
       unsigned ranges = clang_getDiagnosticNumRanges(d);
       if (((from == Sort::Half && to == Sort::BFloat) || (from == Sort::BFloat && to == Sort::Half)) && ranges >= 2) {
-        CXSourceRange r = clang_getDiagnosticRange(d, ranges - 1);
-        FilePos b, e;
-        if (written_pos(clang_getRangeStart(r), &b) && written_pos(clang_getRangeEnd(r), &e) &&
-            clang_File_isEqual(b.file, e.file) && b.offset < e.offset)
-          out.push_back({b.file, b.offset, e.offset});
+        HalfBfloatCast c;
+        if (written_range(clang_getDiagnosticRange(d, ranges - 1), &c.file, &c.operand_begin, &c.operand_end))
+          out.push_back(c);
       }
     }
     clang_disposeDiagnostic(d);

@@ -19,19 +19,26 @@ size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const 
     if (t.compare(r.begin, open.size(), open) == 0) continue;
     edits.push_back(r);
   }
-  if (edits.empty()) return 0;
+  std::vector<OperandWrap> wraps;
+  for (const auto& e : edits) wraps.push_back({e.begin, e.end, open});
+  apply_wraps(text, wraps);
+  return wraps.size();
+}
+
+void apply_wraps(std::string* text, const std::vector<OperandWrap>& wraps) {
+  if (wraps.empty()) return;
+  const std::string& t = *text;
   std::string out;
   size_t from = 0;
-  for (const auto& e : edits) {
-    out.append(t, from, e.begin - from);
-    out += open;
-    out.append(t, e.begin, e.end - e.begin);
+  for (const auto& w : wraps) {
+    out.append(t, from, w.begin - from);
+    out += w.open;
+    out.append(t, w.begin, w.end - w.begin);
     out += ")";
-    from = e.end;
+    from = w.end;
   }
   out.append(t, from, std::string::npos);
-  t = std::move(out);
-  return edits.size();
+  *text = std::move(out);
 }
 
 }  // namespace mslport::front

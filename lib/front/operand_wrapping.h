@@ -21,4 +21,12 @@ struct OperandRange {
 // Returns how many were wrapped.
 size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call);
 
+// The edit itself: each range (sorted, none overlapping) becomes
+// `open` + its text + ")". Lines never move.
+struct OperandWrap {
+  unsigned begin = 0, end = 0;
+  std::string open;  // "f(", "f<decltype(v)>("
+};
+void apply_wraps(std::string* text, const std::vector<OperandWrap>& wraps);
+
 }  // namespace mslport::front

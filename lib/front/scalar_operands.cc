@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "front/cursor_util.h"
+#include "front/operand_wrapping.h"
 
 namespace mslport::front {
 
@@ -118,11 +119,7 @@ size_t wrap_scalar_operands(std::string* text, std::vector<ScalarOperand> operan
     return std::tie(a.scalar_begin, a.scalar_end) < std::tie(b.scalar_begin, b.scalar_end);
   });
   const std::string call = kScalarOperandCall;
-  struct Edit {
-    size_t begin, end;
-    std::string before;
-  };
-  std::vector<Edit> edits;
+  std::vector<OperandWrap> edits;
   size_t busy_until = 0;  // the end of the text the edits so far read or change
   for (const auto& op : operands) {
     if (op.scalar_end > t.size() || op.vector_end > t.size()) continue;
@@ -138,18 +135,7 @@ size_t wrap_scalar_operands(std::string* text, std::vector<ScalarOperand> operan
     edits.push_back({op.scalar_begin, op.scalar_end, call + "<decltype(" + vec + ")>("});
     busy_until = hi;
   }
-  if (edits.empty()) return 0;
-  std::string out;
-  size_t from = 0;
-  for (const auto& e : edits) {
-    out.append(t, from, e.begin - from);
-    out += e.before;
-    out.append(t, e.begin, e.end - e.begin);
-    out += ")";
-    from = e.end;
-  }
-  out.append(t, from, std::string::npos);
-  t = std::move(out);
+  apply_wraps(text, edits);
   return edits.size();
 }
 
