@@ -42,10 +42,7 @@ int operand_with_address_space(const std::string& lhs, const std::string& rhs) {
 std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslationUnit tu) {
   const std::string kMessage = "incompatible operand types (";
   std::vector<ConditionalOperand> out;
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    std::string msg = take(clang_getDiagnosticSpelling(d));
+  for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
     if (msg.rfind(kMessage, 0) == 0 && clang_getDiagnosticNumRanges(d) == 2) {
       // "incompatible operand types ('S' and '__private S')": split at the
       // " and " outside quotes.
@@ -63,8 +60,7 @@ std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslation
       if (side >= 0 && written_range(clang_getDiagnosticRange(d, (unsigned)side), &o.file, &o.begin, &o.end))
         out.push_back(o);
     }
-    clang_disposeDiagnostic(d);
-  }
+  });
   return out;
 }
 

@@ -59,6 +59,15 @@ bool written_range(CXSourceRange r, CXFile* file, unsigned* begin, unsigned* end
   return true;
 }
 
+void for_each_diagnostic(CXTranslationUnit tu, const std::function<void(CXDiagnostic, const std::string&)>& f) {
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; ++i) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    f(d, take(clang_getDiagnosticSpelling(d)));
+    clang_disposeDiagnostic(d);
+  }
+}
+
 bool is_vector_description(const std::string& d) {
   return d.find("vector of") != std::string::npos || d.find("ext_vector_type") != std::string::npos;
 }

@@ -5,6 +5,7 @@
 
 #include <clang-c/Index.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ bool written_pos(CXSourceLocation l, FilePos* out);
 // The same for a range that starts and ends in one file: its begin and end
 // (exclusive) there.
 bool written_range(CXSourceRange r, CXFile* file, unsigned* begin, unsigned* end);
+
+// Calls `f` with each of the parse's diagnostics and its message (the
+// diagnose-and-mend steps' scan).
+void for_each_diagnostic(CXTranslationUnit tu, const std::function<void(CXDiagnostic, const std::string&)>& f);
 
 // Of a type as clang's diagnostics describe it ("'half4' (vector of 4
 // 'half' values)", "'float16_t' (aka 'half')", "'half

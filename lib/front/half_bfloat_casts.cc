@@ -31,10 +31,7 @@ std::vector<HalfBfloatCast> half_bfloat_casts(CXTranslationUnit tu) {
   static const std::regex kCast(
       R"(^(static_cast|functional-style cast|C-style cast) from (.*) to (.*) is not allowed$)");
   std::vector<HalfBfloatCast> out;
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    std::string msg = take(clang_getDiagnosticSpelling(d));
+  for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
     std::smatch m;
     if (std::regex_match(msg, m, kCast)) {
       Sort from = sort_of(m[2].str()), to = sort_of(m[3].str());
@@ -46,8 +43,7 @@ std::vector<HalfBfloatCast> half_bfloat_casts(CXTranslationUnit tu) {
           out.push_back(c);
       }
     }
-    clang_disposeDiagnostic(d);
-  }
+  });
   return out;
 }
 

@@ -80,10 +80,7 @@ bool operand_pos(CXSourceLocation l, const FilePos& op, unsigned use_start, unsi
 
 std::vector<ScalarOperand> scalar_operands_of_greater_rank(CXTranslationUnit tu) {
   std::vector<ScalarOperand> out;
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    std::string msg = take(clang_getDiagnosticSpelling(d));
+  for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
     if (msg.rfind("scalar operand type has greater rank than the type of the vector element", 0) == 0 &&
         clang_getDiagnosticNumRanges(d) == 2) {
       int vec = vector_side(msg);
@@ -108,8 +105,7 @@ std::vector<ScalarOperand> scalar_operands_of_greater_rank(CXTranslationUnit tu)
         out.push_back(op);
       }
     }
-    clang_disposeDiagnostic(d);
-  }
+  });
   return out;
 }
 

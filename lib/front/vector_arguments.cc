@@ -67,10 +67,7 @@ int parameter_index(CXTranslationUnit tu, CXSourceRange range) {
 std::vector<VectorArgumentList> vector_argument_lists(CXTranslationUnit tu) {
   static const std::regex kNote(R"(cannot convert initializer list argument to (.*)$)");
   std::vector<VectorArgumentList> out;
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    std::string msg = take(clang_getDiagnosticSpelling(d));
+  for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
     FilePos call;
     if (msg.rfind("no matching function for call to", 0) == 0 && written_pos(clang_getDiagnosticLocation(d), &call)) {
       CXDiagnosticSet notes = clang_getChildDiagnostics(d);
@@ -87,8 +84,7 @@ std::vector<VectorArgumentList> vector_argument_lists(CXTranslationUnit tu) {
         clang_disposeDiagnostic(note);
       }
     }
-    clang_disposeDiagnostic(d);
-  }
+  });
   return out;
 }
 

@@ -15,10 +15,7 @@ std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit 
   static const std::regex kShort(
       R"(too few elements in vector initialization \(expected (\d+) elements, have (\d+)\))");
   std::vector<ShortVectorInitializer> out;
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    std::string msg = take(clang_getDiagnosticSpelling(d));
+  for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
     std::smatch m;
     if (std::regex_search(msg, m, kShort)) {
       unsigned expected = (unsigned)std::stoul(m[1].str()), have = (unsigned)std::stoul(m[2].str());
@@ -28,8 +25,7 @@ std::vector<ShortVectorInitializer> short_vector_initializers(CXTranslationUnit 
       FilePos at = expansion_pos(clang_getDiagnosticLocation(d));
       if (at.file && expected > have) out.push_back({at.file, at.offset, expected - have});
     }
-    clang_disposeDiagnostic(d);
-  }
+  });
   return out;
 }
 
