@@ -6,12 +6,14 @@
 
 #include "front/parse_metal.h"
 #include "ir/printer.h"
+#include "passes/pass_test_util.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
 
 using testing::init_of;
+using testing::parse_snippet;
 
 // Converts the operand `operand` (its first occurrence), given twice.
 std::string converted(std::string text, const std::string& operand) {
@@ -37,22 +39,10 @@ TEST(HalfBfloatCasts, ConvertedAndOverlappingOperandsAreLeftAlone) {
   EXPECT_EQ(t, "half(::metal::__mslport_convert<float>(bfloat(h)))");
 }
 
-struct Parsed {
-  std::optional<ir::Module> m;
-  DiagEngine d;
-};
-
-std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
-  auto p = std::make_unique<Parsed>();
-  p->m = parse_metal_file(testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body),
-                          p->d);
-  return p;
-}
-
 // Each spelling of the cast, through typedefs too, converts through float;
 // vector casts were constructors already and convert element by element.
 TEST(HalfBfloatCasts, EveryExplicitCastConvertsThroughFloat) {
-  auto p = parse("hb_casts.metal", R"(
+  auto p = parse_snippet("hb_casts.metal", R"(
 typedef half float16_t;
 typedef bfloat bfloat16_t;
 kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], device half4* h4 [[buffer(2)]],
@@ -71,7 +61,7 @@ kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], devi
   h4[i] = q;
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   EXPECT_EQ(init_of(*p->m, "a"), "cast<bfloat>(cast<float>(h[i]))");
   EXPECT_EQ(init_of(*p->m, "c"), "cast<half>(cast<float>(b[i]))");
   EXPECT_EQ(init_of(*p->m, "d"), "cast<bfloat>(cast<float>(h[i]))");
@@ -85,7 +75,7 @@ kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], devi
 // converted once. A cast to a template parameter is the shim's conversion
 // (adapt_source.h), which goes through float as well.
 TEST(HalfBfloatCasts, CastsInTemplatesConvertThroughFloat) {
-  auto p = parse("hb_template.metal", R"(
+  auto p = parse_snippet("hb_template.metal", R"(
 template <typename T>
 T to_bf(half x) { return static_cast<bfloat>(x) * T(2); }
 template <typename T>
@@ -98,7 +88,7 @@ kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], devi
   b[i] = t;
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   std::string text = ir::print_module(*p->m);
   EXPECT_NE(text.find("b[i] = cast<bfloat>(cast<float>(h[i])) * cast<bfloat>(2)"), std::string::npos) << text;
   EXPECT_NE(text.find("f[i] = cast<float>(cast<bfloat>(cast<float>(h[i]))) * 2.0f"), std::string::npos) << text;
@@ -108,7 +98,7 @@ kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], devi
 // Metal does not convert half to bfloat implicitly: clang's diagnostic
 // stands.
 TEST(HalfBfloatCasts, AnImplicitConversionStaysAnError) {
-  auto p = parse("hb_implicit.metal", R"(
+  auto p = parse_snippet("hb_implicit.metal", R"(
 kernel void k(device half* h [[buffer(0)]], device bfloat* b [[buffer(1)]], uint i [[thread_position_in_grid]]) {
   bfloat c = h[i];
   b[i] = c;

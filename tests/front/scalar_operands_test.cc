@@ -6,12 +6,14 @@
 
 #include "front/parse_metal.h"
 #include "ir/printer.h"
+#include "passes/pass_test_util.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
 
 using testing::init_of;
+using testing::parse_snippet;
 
 // Wraps the operand `scalar` beside `vector` (their first occurrences).
 std::string wrapped(std::string text, const std::string& scalar, const std::string& vector) {
@@ -39,23 +41,11 @@ TEST(ScalarOperands, WrappedOperandsAndCommentsAreLeftAlone) {
   EXPECT_EQ(wrapped(t, "s", "g(/* h */ x)"), "<unchanged: " + t + ">");
 }
 
-struct Parsed {
-  std::optional<ir::Module> m;
-  DiagEngine d;
-};
-
-std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
-  auto p = std::make_unique<Parsed>();
-  p->m = parse_metal_file(testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body),
-                          p->d);
-  return p;
-}
-
 // MSL 3.1: the scalar converts to the element type, so half4 * float is a
 // half4; also in a compound assignment, a ?: and a vector constructor's
 // argument (the constructors are macros), and short4 * int.
 TEST(ScalarOperands, MetalConvertsTheScalarToTheElementType) {
-  auto p = parse("rank.metal", R"(
+  auto p = parse_snippet("rank.metal", R"(
 kernel void k(device const half4* h [[buffer(0)]], constant float& s [[buffer(1)]],
               device short4* q [[buffer(2)]], device float4* o [[buffer(3)]], uint i [[thread_position_in_grid]]) {
   half4 a = h[i] * s;
@@ -68,7 +58,7 @@ kernel void k(device const half4* h [[buffer(0)]], constant float& s [[buffer(1)
   q[i] = e;
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   EXPECT_EQ(init_of(*p->m, "a"), "h[i] * cast<half4>(cast<half>(s))");
   EXPECT_EQ(init_of(*p->m, "b"), "cast<half4>(cast<half>(s)) + h[i]");
   EXPECT_EQ(init_of(*p->m, "c"), "(i > 0u) ? (cast<half4>(cast<half>(s)) * b) : cast<half4>(cast<half>(0.0f))");
@@ -79,7 +69,7 @@ kernel void k(device const half4* h [[buffer(0)]], constant float& s [[buffer(1)
 // In a template each instance converts to its own element type: the float4
 // instance keeps s a float.
 TEST(ScalarOperands, EachTemplateInstanceHasItsOwnElementType) {
-  auto p = parse("rank_template.metal", R"(
+  auto p = parse_snippet("rank_template.metal", R"(
 template <typename T>
 kernel void k(device const T* a [[buffer(0)]], constant float& s [[buffer(1)]], device float4* o [[buffer(2)]],
               uint i [[thread_position_in_grid]]) {
@@ -89,7 +79,7 @@ kernel void k(device const T* a [[buffer(0)]], constant float& s [[buffer(1)]], 
 template [[host_name("k_h")]] kernel void k<half4>(device const half4*, constant float&, device float4*, uint);
 template [[host_name("k_f")]] kernel void k<float4>(device const float4*, constant float&, device float4*, uint);
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   ASSERT_EQ(p->m->kernels.size(), 2u);
   std::string text = ir::print_module(*p->m);
   EXPECT_NE(text.find("cast<half4>(cast<half>(s)) * a[i]"), std::string::npos) << text;
@@ -99,7 +89,7 @@ template [[host_name("k_f")]] kernel void k<float4>(device const float4*, consta
 // Where Metal does not convert either (a floating scalar beside an integer
 // vector), clang's diagnostic stands as it is.
 TEST(ScalarOperands, AFloatBesideAnIntegerVectorStaysAnError) {
-  auto p = parse("rank_bad.metal", R"(
+  auto p = parse_snippet("rank_bad.metal", R"(
 kernel void k(device int4* o [[buffer(0)]], constant float& s [[buffer(1)]], uint i [[thread_position_in_grid]]) {
   o[i] = o[i] * s;
 }

@@ -6,12 +6,14 @@
 
 #include "front/parse_metal.h"
 #include "ir/printer.h"
+#include "passes/pass_test_util.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
 
 using testing::init_of;
+using testing::parse_snippet;
 
 // Rewrites argument `arg` of the call starting at `callee` (its first
 // occurrence) as a `type`, reported twice.
@@ -52,23 +54,11 @@ TEST(VectorArguments, TypesNamedByClang) {
   EXPECT_EQ(vector_type_named("'Point' (aka 'Point')"), "");
 }
 
-struct Parsed {
-  std::optional<ir::Module> m;
-  DiagEngine d;
-};
-
-std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
-  auto p = std::make_unique<Parsed>();
-  p->m = parse_metal_file(testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body),
-                          p->d);
-  return p;
-}
-
 // A plain function, a short list, a template with an explicit argument
 // (MLX's elem_to_loc_2_nd<IdxT>({...}, ...)), a second argument, and
 // `return {}` of a vector, which clang took already.
 TEST(VectorArguments, ListsPassedAsVectorsAreConstructed) {
-  auto p = parse("vec_args.metal", R"(
+  auto p = parse_snippet("vec_args.metal", R"(
 uint sum3(uint3 v) { return v.x + v.y + v.z; }
 template <typename IdxT>
 IdxT loc(uint3 e, constant const int* s) { return IdxT(e.x * s[0] + e.y * s[1] + e.z * s[2]); }
@@ -84,7 +74,7 @@ kernel void k(constant const int* s [[buffer(0)]], device uint* o [[buffer(1)]],
   f[index.x] = c + d.x;
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   std::string text = ir::print_module(*p->m);
   EXPECT_NE(text.find("uint3(index.x, 1u, 2u)"), std::string::npos) << text;
   EXPECT_NE(text.find("uint3(index.x, 5u, 0u)"), std::string::npos) << text;  // zero-filled, as Metal's list
@@ -95,7 +85,7 @@ kernel void k(constant const int* s [[buffer(0)]], device uint* o [[buffer(1)]],
 // Overloads for two vector types: Metal's call is ambiguous too, and
 // clang's diagnostic stands.
 TEST(VectorArguments, AListForTwoVectorTypesStaysAnError) {
-  auto p = parse("vec_args_two.metal", R"(
+  auto p = parse_snippet("vec_args_two.metal", R"(
 uint g(uint2 v) { return v.x; }
 uint g(float2 v) { return 1; }
 kernel void k(device uint* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {

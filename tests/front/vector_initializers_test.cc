@@ -6,12 +6,14 @@
 
 #include "front/parse_metal.h"
 #include "ir/printer.h"
+#include "passes/pass_test_util.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
 
 using testing::init_of;
+using testing::parse_snippet;
 
 // One list, through the many-list entry point parse_metal uses.
 bool complete_vector_initializer(std::string* text, unsigned brace_offset, unsigned missing) {
@@ -50,20 +52,8 @@ TEST(VectorInitializers, NothingHappensWithoutABraceOrItsMatch) {
   EXPECT_EQ(t, "float4 a = {0.f;");
 }
 
-struct Parsed {
-  std::optional<ir::Module> m;
-  DiagEngine d;
-};
-
-std::unique_ptr<Parsed> parse(const std::string& name, const std::string& body) {
-  auto p = std::make_unique<Parsed>();
-  p->m = parse_metal_file(testing::write_temp_file(name, "#include <metal_stdlib>\nusing namespace metal;\n" + body),
-                          p->d);
-  return p;
-}
-
 TEST(VectorInitializers, ShortListsParseAsIfEveryElementWereWritten) {
-  auto p = parse("short_lists.metal", R"(
+  auto p = parse_snippet("short_lists.metal", R"(
 kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
   float4 a = {0.f};
   float4 b = {1.f, float(i)};
@@ -71,7 +61,7 @@ kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid
   out[i] = a + b + float4(float3(q), 0);
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   EXPECT_EQ(init_of(*p->m, "a"), "float4(0.f, 0.0f, 0.0f, 0.0f)");
   EXPECT_EQ(init_of(*p->m, "b"), "float4(1.f, cast<float>(i), 0.0f, 0.0f)");
   EXPECT_EQ(init_of(*p->m, "q"), "cast<int3>(0)");
@@ -100,12 +90,12 @@ TEST(VectorInitializers, AFileOfThousandsOfListsIsCompletedWhole) {
   }
   table += "};\n";
   expected += "}\n";
-  auto p = parse("many_lists.metal", table + R"(
+  auto p = parse_snippet("many_lists.metal", table + R"(
 kernel void k(device float4* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
   out[i] = table[i % 3000];
 }
 )");
-  ASSERT_TRUE(p->m) << (p->d.diagnostics().empty() ? "" : DiagEngine::render(p->d.diagnostics().front()));
+  ASSERT_PARSED(p);
   EXPECT_HAS(ir::print_module(*p->m), expected);
 }
 
@@ -127,7 +117,7 @@ TEST(VectorInitializers, ListsGivenTogetherAreEachCompletedOnce) {
 
 // One template list, instantiated for two vector lengths: no count fits both.
 TEST(VectorInitializers, ATemplateListWhoseInstancesDisagreeStaysAnError) {
-  auto p = parse("disagree.metal", R"(
+  auto p = parse_snippet("disagree.metal", R"(
 template <int N> float last(float x) { vec<float, N> v = {x}; return v[N - 1]; }
 kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
   out[i] = last<2>(1.f) + last<3>(1.f);

@@ -1,7 +1,9 @@
-// Parses a Metal snippet for pass tests.
+// Parses a Metal snippet for unit tests (passes, analyses, the front end).
 #pragma once
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "front/parse_metal.h"
@@ -12,15 +14,27 @@ namespace mslport::testing {
 
 inline const char* kPrelude = "#include <metal_stdlib>\nusing namespace metal;\n";
 
+// A snippet's parse, failed or not, with its diagnostics.
+struct ParsedSnippet {
+  std::optional<ir::Module> m;
+  DiagEngine d;
+};
+inline std::unique_ptr<ParsedSnippet> parse_snippet(const std::string& name, const std::string& body) {
+  auto p = std::make_unique<ParsedSnippet>();
+  p->m = front::parse_metal_file(write_temp_file(name, std::string(kPrelude) + body), p->d);
+  return p;
+}
+// The snippet parsed; else the test stops with the first diagnostic.
+#define ASSERT_PARSED(p) \
+  ASSERT_TRUE((p)->m) << ((p)->d.diagnostics().empty() ? "" : DiagEngine::render((p)->d.diagnostics().front()))
+
 inline ir::Module parse_or_die(const std::string& body, const std::string& name = "snippet.metal") {
-  std::string path = write_temp_file(name, std::string(kPrelude) + body);
-  DiagEngine diags;
-  auto m = front::parse_metal_file(path, diags);
+  auto p = parse_snippet(name, body);
   std::string rendered;
-  for (auto& d : diags.diagnostics()) rendered += DiagEngine::render(d);
-  EXPECT_TRUE(m.has_value()) << rendered;
-  EXPECT_FALSE(diags.has_errors()) << rendered;
-  return m ? std::move(*m) : ir::Module{};
+  for (auto& d : p->d.diagnostics()) rendered += DiagEngine::render(d);
+  EXPECT_TRUE(p->m.has_value()) << rendered;
+  EXPECT_FALSE(p->d.has_errors()) << rendered;
+  return p->m ? std::move(*p->m) : ir::Module{};
 }
 
 // Counts statements / expressions of a kind.
