@@ -709,15 +709,6 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
   std::vector<CXCursor> arg_cursors;
   for (int i = 0; i < nargs; ++i) arg_cursors.push_back(clang_Cursor_getArgument(c, i));
 
-  // clang's branch hint (SPIRV-Cross's SPV_EXPECT, guarded by
-  // __has_builtin, which Apple's compiler and clang both answer yes): the
-  // value of its first argument.
-  if (fk == CXCursor_FunctionDecl && spelling(fn) == "__builtin_expect" && nargs == 2) {
-    auto t = type_of(c);
-    auto v = expr(arg_cursors[0]);
-    if (!t || !v) return nullptr;
-    return convert(std::move(v), *t, ctx_.loc(c));
-  }
   bool handled = false;
   auto bools = bool_vector_call(c, fn, &handled);
   if (handled) return bools;
@@ -840,6 +831,13 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       e->spelling = inf ? "INFINITY" : "NAN";
       return e;
     }
+    case Callee::Kind::Expect: {
+      if (nargs != 2) break;
+      auto v = expr(arg_cursors[0]);
+      if (!v) return nullptr;
+      return convert(std::move(v), *t, loc);
+    }
+    case Callee::Kind::Assume: break;  // a statement (build_stmt.cc), not a value
     case Callee::Kind::ThreadgroupBarrier:
     case Callee::Kind::SimdgroupBarrier:
       ctx_.unsupported(c, "'" + callee.name + "' inside an expression (it must be a statement of its own)");

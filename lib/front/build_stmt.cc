@@ -154,11 +154,10 @@ void FunctionBuilder::stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out) {
       if (clang_getCursorKind(fn) == CXCursor_CXXMethod && ctx_.in_shim(fn) &&
           spelling(clang_getCursorSemanticParent(fn)) == "os_log")
         return;
-      // clang's optimisation hint (SPIRV-Cross's SPV_ASSUME): its argument
-      // is never evaluated, and a port needs no hint.
-      if (clang_getCursorKind(fn) == CXCursor_FunctionDecl && spelling(fn) == "__builtin_assume") return;
       if (clang_getCursorKind(fn) == CXCursor_FunctionDecl) {
         Callee callee = classify_callee(ctx_, fn);
+        // __builtin_assume(c): c is never evaluated, and a port needs no hint.
+        if (callee.kind == Callee::Kind::Assume) return;
         if (callee.kind == Callee::Kind::ThreadgroupBarrier || callee.kind == Callee::Kind::SimdgroupBarrier) {
           if (auto s = barrier(c, callee.kind == Callee::Kind::SimdgroupBarrier)) out.push_back(std::move(s));
           return;

@@ -17,6 +17,16 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     c.kind = Callee::Kind::NaN;
     return c;
   }
+  // clang's hints, which machine-generated MSL guards with __has_builtin
+  // (SPIRV-Cross's SPV_EXPECT and SPV_ASSUME): a port needs no hint.
+  if (name == "__builtin_expect") {
+    c.kind = Callee::Kind::Expect;
+    return c;
+  }
+  if (name == "__builtin_assume") {
+    c.kind = Callee::Kind::Assume;
+    return c;
+  }
   if ((name == "__mslport_convert" || name == "__mslport_scalar_operand" || name == "__mslport_value") &&
       ctx.in_shim(fn)) {
     c.kind = Callee::Kind::Conversion;

@@ -22,6 +22,8 @@ struct Callee {
     AsType,             // as_type<T>(x) -> Bitcast
     Infinity,           // __builtin_inff() from the shim's INFINITY / HUGE_VALF
     NaN,                // __builtin_nanf("") from NAN
+    Expect,             // __builtin_expect(x, c): clang's branch hint, the value x
+    Assume,             // __builtin_assume(c): clang's hint, a statement with no effect
     VectorConstructor,  // the shim's __mslport_make_float4(...) for float4(...)
     Conversion,         // the shim's metal::__mslport_convert<T>(x) for (T)x
     SimdMatrix,         // simdgroup_load/store/multiply...
