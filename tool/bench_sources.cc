@@ -59,6 +59,8 @@ bool emit_bench_modules(const std::string& src, size_t index, Target tg, const B
   bench::GoldenSelection sel =
       bench::select_golden_cases(opt.cli.golden_dir, probe.kernel_names, asked, opt.cli.case_name, nullptr);
   std::map<std::map<std::string, std::string>, std::vector<std::string>> kernels_by_set;
+  // Every value of the case fixed at translation, those the host sets too:
+  // the timed code is specialised, as a Metal pipeline is.
   for (const auto& [k, c] : sel.cases) kernels_by_set[c.function_constants].push_back(k);
   if (kernels_by_set.empty()) return true;
   size_t variant = 0;

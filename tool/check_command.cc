@@ -45,8 +45,13 @@ bool translate_for_check(const std::string& src, const fs::path& dir, Target tar
   for (const auto& k : probe.kernel_names) {
     auto it = sets_by_kernel.find(k);
     if (it == sets_by_kernel.end()) kernels_by_set[{}].push_back(k);
-    else
-      for (const auto& set : it->second) kernels_by_set[set].push_back(k);
+    else {
+      // The constants the host sets are the case's at dispatch, not the
+      // translation's: a case that gives only those runs on the probe.
+      std::set<ConstantSet> fixed;
+      for (const auto& set : it->second) fixed.insert(fixed_at_translation(probe, k, set));
+      for (const auto& set : fixed) kernels_by_set[set].push_back(k);
+    }
   }
   bool plain_only = kernels_by_set.empty() || (kernels_by_set.size() == 1 && kernels_by_set.begin()->first.empty());
   size_t variant = 0;

@@ -1,6 +1,7 @@
 // The `mslport` subcommands. Each returns the process exit status.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct Translation {
   // Every kernel the file defines (translated or not), as far as the front
   // end got; set also when the translation fails.
   std::vector<std::string> kernel_names;
+  // By kernel: the function constants it reads that the host sets at
+  // dispatch, each by name and by index (how a golden case may name it).
+  std::map<std::string, std::vector<std::string>> set_at_dispatch;
 };
 
 enum class Target { OpenMP, OpenCL, All };
@@ -68,6 +72,12 @@ bool parse_sanitize_list(const std::string& list, unsigned* checks, std::string*
 // Writes a translation's files into `dir` (atomically) and describes them
 // for the runtime; false with *error set on an I/O failure.
 bool write_emitted(const Translation& t, const std::string& dir, runtime::EmittedFiles* files, std::string* error);
+
+// The function constants of a golden case that a translation of `kernel`
+// must fix: the case's, less those the kernel reads at dispatch (which the
+// runner passes with the case's values).
+std::map<std::string, std::string> fixed_at_translation(const Translation& probe, const std::string& kernel,
+                                                        const std::map<std::string, std::string>& case_constants);
 
 // Expands directories to the .metal files inside them (sorted).
 std::vector<std::string> expand_sources(const std::vector<std::string>& paths, std::string* error);

@@ -112,10 +112,15 @@ ordered_json skeleton(const ir::Module& m, const ir::Kernel& k, const std::strin
   doc["description"] = "TODO: what this case exercises (sizes, edge cases)";
   int tptg = k.max_total_threads_per_threadgroup > 0 ? std::min(k.max_total_threads_per_threadgroup, 256) : 256;
   doc["dispatch"] = {{"threadgroups", {"TODO: threadgroups in x", 1, 1}}, {"threads_per_threadgroup", {tptg, 1, 1}}};
-  ordered_json buffers = ordered_json::array(), tg = ordered_json::array();
+  ordered_json buffers = ordered_json::array(), tg = ordered_json::array(), constants = ordered_json::object();
   std::vector<std::string> notes;
   for (size_t i = 0; i < k.params.size(); ++i) {
     const ir::Param& p = k.params[i];
+    if (p.kind == ir::Param::Kind::FunctionConstant) {
+      constants[p.name] = "TODO: the " + ir::type_name(m, p.type) + " value of [[function_constant(" +
+                          std::to_string(p.index) + ")]], which the host sets";
+      continue;
+    }
     if (p.kind == ir::Param::Kind::ThreadgroupMemory) {
       tg.push_back({{"index", p.index}, {"bytes", "TODO: bytes of threadgroup memory, a multiple of 16"}});
       continue;
@@ -157,6 +162,7 @@ ordered_json skeleton(const ir::Module& m, const ir::Kernel& k, const std::strin
   }
   doc["buffers"] = std::move(buffers);
   if (!tg.empty()) doc["threadgroup_memory"] = std::move(tg);
+  if (!constants.empty()) doc["function_constants"] = std::move(constants);
   return doc;
 }
 

@@ -63,7 +63,14 @@ bool translate_on_this_stack(const std::string& path, Target target, const Trans
                     ? front::parse_metal_source(path, *options.source_text, diags, options.parse, &skipped)
                     : front::parse_metal_file(path, diags, options.parse, &skipped);
   if (module)
-    for (auto& k : module->kernels) out->kernel_names.push_back(k.name);
+    for (auto& k : module->kernels) {
+      out->kernel_names.push_back(k.name);
+      for (auto& p : k.params)
+        if (p.kind == ir::Param::Kind::FunctionConstant) {
+          out->set_at_dispatch[k.name].push_back(p.name);
+          out->set_at_dispatch[k.name].push_back(std::to_string(p.index));
+        }
+    }
   for (auto& k : skipped) out->kernel_names.push_back(k.name);
   if (!module || diags.has_errors()) return false;
   // Translating a file without a kernel is almost always a mistake (the
@@ -297,6 +304,16 @@ std::vector<std::string> expand_sources(const std::vector<std::string>& paths, s
       return {};
     }
   }
+  return out;
+}
+
+std::map<std::string, std::string> fixed_at_translation(const Translation& probe, const std::string& kernel,
+                                                        const std::map<std::string, std::string>& case_constants) {
+  auto it = probe.set_at_dispatch.find(kernel);
+  if (it == probe.set_at_dispatch.end()) return case_constants;
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : case_constants)
+    if (std::find(it->second.begin(), it->second.end(), key) == it->second.end()) out.emplace(key, value);
   return out;
 }
 

@@ -23,7 +23,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
            "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
-           "feat_mixed_scalar_vector_h4"]
+           "feat_mixed_scalar_vector_h4", "feat_host_function_constants"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -183,6 +183,10 @@ def generate():
                       {"scale_fc": 2.5, "use_bias": True})
     function_constant("by_index", "function constant 0 (scale_fc) = -0.5 by index, use_bias = false; "
                       "dispatchThreads 70", 70, {"0": -0.5, "use_bias": False})
+    host_function_constants("by_name", "taps 3, square false, scale 0.5, bias 0.25, set by name; 4 threadgroups "
+                            "of 32", 4, {"taps": 3, "square": False, "scale": 0.5, "bias": 0.25})
+    host_function_constants("by_index", "taps 5, square true, scale -1.25, bias -1.5, set by index; 3 "
+                            "threadgroups of 32", 3, {"100": 5, "101": True, "102": -1.25, "7": -1.5})
 
 
 def struct_methods(case, desc, rows):
@@ -351,6 +355,39 @@ def function_constant(case, desc, n, constants):
     if constants.get("use_bias", False):
         c.read(2, "bias", bias)
     c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def host_function_constants(case, desc, n_tg, constants):
+    """The kernel's header comment, from the constants' values as the case
+    gives them (by name or by index)."""
+    rng = rng_for("feat_host_function_constants", case)
+    n = n_tg * 32
+    x = eighths(rng, n)
+    get = lambda name, index: constants[name] if name in constants else constants[str(index)]
+    taps, square, scale, bias = get("taps", 100), get("square", 101), get("scale", 102), get("bias", 7)
+    xv = x.astype(np.float64)
+    w = float(scale) / (np.arange(taps) + 1.0)
+    idx = (np.arange(n)[:, None] + np.arange(taps)[None, :]) % n
+    terms = w[None, :] * xv[idx]
+    acc = terms.sum(axis=1)
+    mag = np.abs(terms).sum(axis=1)
+    if square:
+        nxt = (np.arange(n) // 32) * 32 + (np.arange(n) % 32 + 1) % 32
+        acc, mag = acc * acc[nxt], mag * mag[nxt]
+    out = acc + float(np.float16(bias)) + (2 * taps + 1)
+    # float32 evaluation: each weight, product and sum rounds once (at most
+    # 2 * taps + 1 roundings, doubled by the product of two sums), each off
+    # by at most 2^-24 of the terms' magnitude.
+    atol = float((2 * (2 * taps + 1) + 1) * 2.0 ** -24 * mag.max())
+    c = Case("feat_host_function_constants", case, desc)
+    c.function_constants(**constants)
+    c.threadgroups([n_tg, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), atol, 0,
+            "float32 sums of products: at most (2 * (2 * taps + 1) + 1) roundings of 2^-24 of the largest "
+            "sum of the terms' magnitudes")
+    c.read(2, "n", np.array([n], dtype=np.uint32))
     c.save()
 
 

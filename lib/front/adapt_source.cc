@@ -35,6 +35,7 @@ class Adapter {
     AdaptResult r;
     r.function_constants = function_constants_;
     r.function_constant_defined = function_constant_defined_;
+    r.host_set_function_constants = host_set_;
     r.warnings = warnings_;
     r.errors = errors_;
     if (edits_.empty()) {
@@ -323,7 +324,8 @@ class Adapter {
       std::string index = items[0].args;
       index.erase(std::remove_if(index.begin(), index.end(), ::isspace), index.end());
       int idx = -1;
-      if (!index.empty() && std::all_of(index.begin(), index.end(), ::isdigit)) idx = std::stoi(index);
+      if (!index.empty() && index.size() < 9 && std::all_of(index.begin(), index.end(), ::isdigit))
+        idx = std::stoi(index);
       function_constants_[name] = idx;
       std::string value;
       if (auto it = options_.function_constants.find(name); it != options_.function_constants.end()) value = it->second;
@@ -331,9 +333,26 @@ class Adapter {
                idx >= 0 && it2 != options_.function_constants.end())
         value = it2->second;
       bool defined = !value.empty();
+      // Required (no is_function_constant_defined names it) and given no
+      // value: the host sets it at dispatch, as Metal's host does when it
+      // makes the pipeline. clang sees an extern constant, so a use that
+      // needs its value at compile time (an array bound, a template
+      // argument) is clang's error at that use; the index is a companion
+      // constant, evaluated by clang (it may be an expression of macros).
+      const bool host_set = !defined && !options_.checked_function_constants.count(name);
+      const bool in_directive = t_[i].directive >= 0;
+      if (host_set) {
+        host_set_.insert(name);
+        insert(t_[decl_start(i - 1)].begin, "extern ");
+        replace(t_[i].begin, t_[close].end, "", in_directive);
+        insert(t_[close + 1].end, std::string(" constant bool ") + kFcDefinedPrefix + name + " = true; constant int " +
+                                      kFcIndexPrefix + name + " = (" + items[0].args + ");");
+        function_constant_defined_[name] = true;
+        continue;
+      }
       function_constant_defined_[name] = defined;
       std::string repl = defined ? "= (" + value + ")" : "= {}";
-      replace(t_[i].begin, t_[close].end, repl, t_[i].directive >= 0);
+      replace(t_[i].begin, t_[close].end, repl, in_directive);
       insert(t_[close + 1].end,
              std::string(" constant bool ") + kFcDefinedPrefix + name + " = " + (defined ? "true" : "false") + ";");
     }
@@ -607,10 +626,21 @@ class Adapter {
   std::vector<Edit> edits_;
   std::map<std::string, int> function_constants_;
   std::map<std::string, bool> function_constant_defined_;
+  std::set<std::string> host_set_;
   std::vector<std::pair<int, std::string>> errors_, warnings_;
 };
 
 }  // namespace
+
+std::set<std::string> function_constants_checked(const std::string& text) {
+  std::set<std::string> out;
+  const Toks t = lex_metal(text).tokens;
+  for (size_t i = 0; i + 3 < t.size(); ++i)
+    if (t[i].kind == LexToken::Kind::Identifier && t[i].text == "is_function_constant_defined" &&
+        t[i + 1].text == "(" && t[i + 2].kind == LexToken::Kind::Identifier && t[i + 3].text == ")")
+      out.insert(t[i + 2].text);
+  return out;
+}
 
 AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options) {
   return Adapter(text, options).run();

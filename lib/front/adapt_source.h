@@ -33,9 +33,12 @@
 //  * Function constants `constant T name [[function_constant(i)]];` take the
 //    value given for `name` (or index i): `constant T name = VALUE;`, and
 //    `is_function_constant_defined(name)` reads a companion constant
-//    `__mslport_fc_defined_name`. A constant with no value is declared
-//    undefined (`__mslport_fc_undefined_name`), for the front end to
-//    diagnose where its value is used.
+//    `__mslport_fc_defined_name`. An optional constant (one that
+//    is_function_constant_defined names) with no value is declared
+//    undefined (`= {}`, its companion false), for the front end to diagnose
+//    where its value is used. A required one with no value is set by the
+//    host at dispatch: `extern constant T name;`, its companion true, and
+//    its index in `__mslport_fc_index_name`.
 //  * Casts to a vector type (`(float4)h`, `static_cast<float4>(i)`) and, for
 //    a template type parameter T, `(T)x`, `static_cast<T>(x)` and `T(x)`:
 //    Metal converts element by element where clang's vector casts
@@ -47,6 +50,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,10 @@ namespace mslport::front {
 struct AdaptOptions {
   // Function constant values by name or by index (as a decimal string).
   std::map<std::string, std::string> function_constants;
+  // The function constants that is_function_constant_defined names
+  // anywhere in the program (function_constants_checked over every file):
+  // the optional ones. A required one given no value is set by the host.
+  std::set<std::string> checked_function_constants;
 };
 
 struct AdaptResult {
@@ -64,11 +72,16 @@ struct AdaptResult {
   // each was given a value.
   std::map<std::string, int> function_constants;
   std::map<std::string, bool> function_constant_defined;
+  // Those the host sets at dispatch: required, and given no value.
+  std::set<std::string> host_set_function_constants;
   // Errors and warnings found while adapting: line and message.
   std::vector<std::pair<int, std::string>> errors, warnings;
 };
 
 AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options = {});
+
+// The names `is_function_constant_defined(name)` is called with in `text`.
+std::set<std::string> function_constants_checked(const std::string& text);
 
 // Names the adaptations introduce, shared with the front end.
 constexpr const char* kInstancePrefix = "mslport_instance:";
@@ -76,5 +89,6 @@ constexpr const char* kHostNamePrefix = "mslport_host_name:";
 constexpr const char* kMaxThreadsName = "__mslport_max_total_threads";
 constexpr const char* kThreadgroupStorageName = "__mslport_threadgroup_storage";
 constexpr const char* kFcDefinedPrefix = "__mslport_fc_defined_";
+constexpr const char* kFcIndexPrefix = "__mslport_fc_index_";
 
 }  // namespace mslport::front

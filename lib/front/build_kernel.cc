@@ -148,7 +148,8 @@ bool FunctionBuilder::build_params(CXCursor fn) {
         auto it = ctx_.specialization_constants.find(fc);
         if (it == ctx_.specialization_constants.end() || !it->second) {
           fail(a.loc, "[[function_constant(" + fc + ")]] on parameter '" + p.name +
-                          "' needs a function constant (or a constant computed from them) with a value");
+                          "' needs a function constant (or a constant computed from them) with a value at "
+                          "translation: give it one with --function-constant");
           continue;
         }
         absent = *it->second == 0;

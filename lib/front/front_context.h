@@ -34,6 +34,10 @@ struct FrontContext {
   // value (their value must not be used).
   std::map<std::string, int> function_constants;
   std::map<std::string, bool> function_constant_defined;
+  // Function constants the host sets at dispatch (adapt_source.h), and the
+  // USR of each one's declaration.
+  std::set<std::string> host_set_function_constants;
+  std::map<std::string, std::string> host_set_usr;
   // Program-scope constants whose value a function constant decides
   // (function constants included), with their value when it is an integer.
   std::map<std::string, std::optional<int64_t>> specialization_constants;

@@ -27,6 +27,7 @@
 #include "front/vector_arguments.h"
 #include "front/vector_initializers.h"
 #include "ir/analysis/constant_value.h"
+#include "ir/analysis/function_constant_reads.h"
 #include "support/install_paths.h"
 #include "support/phase_times.h"
 #include "support/regular_file.h"
@@ -180,6 +181,23 @@ int pass_through_diagnostics(FrontContext& ctx) {
             " (vec<T, N> with T = bool, a template's, is not supported yet: write vec<bool, N> or bool2, bool3, "
             "bool4)";
     }
+    // A function constant the host sets has no value while compiling: say
+    // which one a constant expression needed, and how to give it one.
+    if (is_error && !ctx.host_set_function_constants.empty()) {
+      CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+      for (unsigned j = 0; notes && j < clang_getNumDiagnosticsInSet(notes); ++j) {
+        CXDiagnostic note = clang_getDiagnosticInSet(notes, j);
+        std::string text = take(clang_getDiagnosticSpelling(note));
+        clang_disposeDiagnostic(note);
+        const std::string unknown = "initializer of '";
+        if (text.rfind(unknown, 0) != 0) continue;
+        std::string name = text.substr(unknown.size(), text.find('\'', unknown.size()) - unknown.size());
+        if (!ctx.host_set_function_constants.count(name)) continue;
+        msg += " ('" + name + "' is a function constant the host sets at dispatch, with no value while compiling: " +
+               "give it one with --function-constant " + name + "=VALUE)";
+        break;
+      }
+    }
     CXSourceLocation where = clang_getDiagnosticLocation(d);
     if (ctx.in_shim(expansion_pos(where).file)) {
       bool found = false;
@@ -243,6 +261,45 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
   // function constant without a value has none to declare.
   if (name.rfind(kFcDefinedPrefix, 0) == 0) return;
   if (auto d = ctx.function_constant_defined.find(name); d != ctx.function_constant_defined.end() && !d->second) return;
+  // A host-set function constant's index (adapt_source.h), declared right
+  // after the constant.
+  if (name.rfind(kFcIndexPrefix, 0) == 0) {
+    auto c = ctx.const_by_usr.find(ctx.host_set_usr[name.substr(strlen(kFcIndexPrefix))]);
+    if (c == ctx.const_by_usr.end()) return;  // the constant itself was refused
+    ir::GlobalConst& g = ctx.module.constants[c->second];
+    CXCursor init = clang_Cursor_getVarDeclInitializer(v);
+    CXEvalResult r = clang_Cursor_isNull(init) ? nullptr : clang_Cursor_Evaluate(init);
+    if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+      g.function_constant_index = (int)clang_EvalResult_getAsLongLong(r);
+    if (r) clang_EvalResult_dispose(r);
+    if (g.function_constant_index < 0 || g.function_constant_index > 65535)
+      ctx.error(g.loc, "function constant '" + g.name + "': its index must be an integer constant in 0..65535");
+    return;
+  }
+  if (ctx.host_set_function_constants.count(name) && clang_Cursor_hasVarDeclExternalStorage(v) == 1) {
+    // The host sets it: no value here, a kernel parameter where it is read.
+    std::string why;
+    auto t = convert_type(ctx, clang_getCursorType(v), &why);
+    if (!t || !t->is_scalar()) {
+      const std::string why = "function constant '" + name +
+                              "' has no value, and only a scalar one can be set by the host at dispatch: give it one "
+                              "with --function-constant " +
+                              name + "=VALUE";
+      if (ctx.skipped) ctx.bad_constants[usr_of(v)] = why;  // partial translation: its readers are skipped
+      else ctx.error(v, why);
+      return;
+    }
+    ir::GlobalConst g;
+    g.name = name;
+    g.type = *t;
+    g.loc = ctx.loc(v);
+    g.host_set = true;
+    ctx.specialization_constants[name] = std::nullopt;
+    ctx.module.constants.push_back(std::move(g));
+    ctx.const_by_usr[usr_of(v)] = (int)ctx.module.constants.size() - 1;
+    ctx.host_set_usr[name] = usr_of(v);
+    return;
+  }
   // A shader logger (`constant os_log logger("subsystem", "category");`):
   // its calls are left out (build_stmt.cc), so it needs no storage.
   CXCursor type_decl = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(v)));
@@ -291,6 +348,31 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
     if (auto v = ir::analysis::constant_scalar(ctx.module, *g.init)) g.init = std::move(v);
   ctx.module.constants.push_back(std::move(g));
   ctx.const_by_usr[usr_of(v)] = (int)ctx.module.constants.size() - 1;
+}
+
+// A kernel that reads a function constant the host sets (in its body, a
+// helper or a constant computed from it) takes it as a parameter, after its
+// own, in function-constant index order: its interface says what the host
+// must set.
+void add_function_constant_params(FrontContext& ctx) {
+  for (ir::Kernel& k : ctx.module.kernels)
+    for (int c : ir::analysis::host_set_constants_read(ctx.module, k)) {
+      const ir::GlobalConst& g = ctx.module.constants[c];
+      bool clash = false;
+      for (const ir::Param& p : k.params) clash = clash || p.name == g.name;
+      if (clash) {
+        ctx.error(k.loc, "kernel '" + k.name + "' has a parameter named like the function constant '" + g.name +
+                             "' it reads: this is not supported yet");
+        continue;
+      }
+      ir::Param p;
+      p.kind = ir::Param::Kind::FunctionConstant;
+      p.name = g.name;
+      p.type = g.type;
+      p.index = g.function_constant_index;
+      p.loc = g.loc;
+      k.params.push_back(std::move(p));
+    }
 }
 
 bool has_annotation(CXCursor c, const std::string& prefix, std::string* rest) {
@@ -519,6 +601,10 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // own headers are written for clang already.
   AdaptOptions adapt;
   adapt.function_constants = options.function_constants;
+  // Optional function constants are those any file checks for a value.
+  adapt.checked_function_constants = function_constants_checked(text);
+  for (size_t i = shim_files; i < included.size(); ++i)
+    for (auto& n : function_constants_checked(included[i].text)) adapt.checked_function_constants.insert(n);
   std::string main_text;
   {
     PhaseTimer timer("front end: source adaptation");
@@ -528,6 +614,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
       for (auto& [line, msg] : a.warnings) diags.warning(ir::SourceLoc{file, line, 1}, msg);
       for (auto& [n, idx] : a.function_constants) ctx.function_constants[n] = idx;
       for (auto& [n, d] : a.function_constant_defined) ctx.function_constant_defined[n] = d;
+      for (auto& n : a.host_set_function_constants) ctx.host_set_function_constants.insert(n);
       *out = std::move(a.text);
     };
     adapt_file(path, text, &main_text);
@@ -658,6 +745,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     PhaseTimer timer("front end: AST walk to IR");
     if (pass_through_diagnostics(ctx) == 0) {
       build_scope(ctx, clang_getTranslationUnitCursor(tu));
+      add_function_constant_params(ctx);
       // Aliases that could not be formed cost only what uses them; say so.
       for (auto& [key, errs] : ctx.bad_functions)
         if (key.rfind(kUnusableAliasPrefix, 0) == 0)

@@ -345,7 +345,8 @@ Module clone_module(const Module& m) {
   c.source_path = m.source_path;
   c.structs = m.structs;
   for (auto& g : m.constants)
-    c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc});
+    c.constants.push_back(
+        GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc, g.host_set, g.function_constant_index});
   for (auto& f : m.functions) c.functions.push_back(Function{clone_kernel(f.def), f.return_type, f.display_name});
   for (auto& k : m.kernels) c.kernels.push_back(clone_kernel(k));
   return c;

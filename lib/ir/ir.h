@@ -357,6 +357,11 @@ struct Param {
     ConstantValue,      // T by value in constant space, [[buffer(n)]] (rare)
     ThreadgroupMemory,  // threadgroup T* [[threadgroup(n)]] (dynamic size)
     Builtin,            // [[thread_position_in_grid]] ...
+    // A function constant the host sets when it dispatches (one with no
+    // value at translation that no is_function_constant_defined names):
+    // read by value, like a ConstantRef; `index` is its
+    // [[function_constant(index)]], `type` a scalar.
+    FunctionConstant,
     // Helper functions only (Module::functions):
     Value,      // a parameter passed by value (pointers included)
     Reference,  // T& in `space`; `type` is the referenced type
@@ -366,13 +371,21 @@ struct Param {
   Type type;                    // pointer type for Buffer/ThreadgroupMemory; the
                                 // referenced type for ConstantRef; scalar/vector for
                                 // Builtin
-  int index = -1;               // buffer / threadgroup index (explicit or implicit)
+  int index = -1;               // buffer / threadgroup index (explicit or implicit);
+                                // FunctionConstant: the function constant's index
   bool implicit_index = false;  // no [[buffer(n)]] attribute in the source
   BuiltinId builtin = BuiltinId::ThreadPositionInGrid;
   AddressSpace space = AddressSpace::Private;  // Reference: the referent's space
   bool is_const = false;                       // Reference: `const T&`
   SourceLoc loc;
 };
+
+// A kernel parameter whose reads give one value for the whole dispatch: a
+// `constant T&` buffer or a function constant the host sets.
+inline bool is_dispatch_constant(const Param& p) {
+  return p.kind == Param::Kind::ConstantRef || p.kind == Param::Kind::ConstantValue ||
+         p.kind == Param::Kind::FunctionConstant;
+}
 
 // A `threadgroup T name[N];` declared inside the kernel body: Metal gives it
 // static threadgroup storage shared by the whole threadgroup.
@@ -407,8 +420,14 @@ struct StructDef {
 struct GlobalConst {
   std::string name;
   Type type;
-  ExprPtr init;  // constant-foldable expression (usually a literal)
+  ExprPtr init;  // constant-foldable expression (usually a literal); null when host_set
   SourceLoc loc;
+  // A function constant the host sets at dispatch (Param::Kind::FunctionConstant):
+  // its [[function_constant(index)]]. Kernels that read it, or a constant
+  // computed from it, have a FunctionConstant parameter for it, and
+  // passes::bind_function_constants makes their reads parameter reads.
+  bool host_set = false;
+  int function_constant_index = -1;
 };
 
 struct Kernel {

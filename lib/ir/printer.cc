@@ -285,6 +285,7 @@ std::string param_line(const Module& m, const Kernel& k, size_t i) {
       break;
     case Param::Kind::ThreadgroupMemory: s += "threadgroup(" + idx + ")"; break;
     case Param::Kind::Builtin: s += std::string("builtin ") + builtin_attr_name(p.builtin); break;
+    case Param::Kind::FunctionConstant: s += "function_constant(" + std::to_string(p.index) + ")"; break;
     case Param::Kind::Value: s += "value"; break;
     case Param::Kind::Reference:
       s += "reference";
@@ -339,7 +340,11 @@ std::string print_module(const Module& m) {
       os << "  " << f.offset << " " << f.name << ": " << p.type(f.type) << (f.anonymous ? " (anonymous)" : "") << "\n";
   }
   for (auto& c : m.constants)
-    os << "constant " << c.name << ": " << p.type(c.type) << " = " << (c.init ? p.expr(*c.init) : "<none>") << "\n";
+    os << "constant " << c.name << ": " << p.type(c.type) << " = "
+       << (c.host_set ? "function_constant(" + std::to_string(c.function_constant_index) + "), set by the host"
+           : c.init   ? p.expr(*c.init)
+                      : "<none>")
+       << "\n";
   bool first = m.structs.empty() && m.constants.empty();
   for (auto& f : m.functions) {
     if (!first) os << "\n";

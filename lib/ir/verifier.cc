@@ -33,7 +33,7 @@ struct Verifier {
         if (e.index < 0 || e.index >= (int)k.params.size()) return false;
         Param::Kind pk = k.params[e.index].kind;
         return pk == Param::Kind::Reference || pk == Param::Kind::Value || pk == Param::Kind::ConstantRef ||
-               pk == Param::Kind::ConstantValue;
+               pk == Param::Kind::ConstantValue || pk == Param::Kind::FunctionConstant;
       }
       default: return false;
     }
@@ -193,7 +193,12 @@ bool verify_kernel(const Module& m, const Kernel& k, DiagEngine& diags) {
       v.fail(p.loc, "kernel parameter '" + p.name + "' has a helper function's parameter kind");
     if ((p.kind == Param::Kind::Buffer || p.kind == Param::Kind::ThreadgroupMemory) && !p.type.is_pointer())
       v.fail(p.loc, "pointer parameter '" + p.name + "' without pointer type");
-    if (p.kind != Param::Kind::Builtin && (p.index < 0 || p.index >= 31))
+    if (p.kind == Param::Kind::FunctionConstant) {
+      // Metal's function constant indices are 16-bit.
+      if (p.index < 0 || p.index > 65535)
+        v.fail(p.loc, "function constant '" + p.name + "' has index " + std::to_string(p.index) + " outside 0..65535");
+      if (!p.type.is_scalar()) v.fail(p.loc, "function constant parameter '" + p.name + "' is not a scalar");
+    } else if (p.kind != Param::Kind::Builtin && (p.index < 0 || p.index >= 31))
       v.fail(p.loc, "parameter '" + p.name + "' has binding index " + std::to_string(p.index) + " outside 0..30");
   }
   return v.ok;

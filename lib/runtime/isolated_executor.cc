@@ -108,6 +108,11 @@ void put_case(Writer& w, const GoldenCase& c) {
     w.u32(t.bytes);
   }
   w.str(c.capture_dir);
+  w.u32(static_cast<uint32_t>(c.function_constants.size()));
+  for (const auto& [key, value] : c.function_constants) {
+    w.str(key);
+    w.str(value);
+  }
 }
 
 GoldenCase get_case(Reader& r) {
@@ -144,6 +149,10 @@ GoldenCase get_case(Reader& r) {
     c.threadgroup_memory.push_back(t);
   }
   c.capture_dir = r.str();
+  for (uint32_t n = r.u32(), i = 0; i < n; ++i) {
+    std::string key = r.str();
+    c.function_constants[key] = r.str();
+  }
   return c;
 }
 
@@ -309,7 +318,16 @@ std::string death_text(int wstatus) {
     hello.str(ex->device());
     std::vector<std::string> names = ex->kernel_names();
     hello.u32(static_cast<uint32_t>(names.size()));
-    for (const auto& n : names) hello.str(n);
+    for (const auto& n : names) {
+      hello.str(n);
+      std::vector<HostSetConstant> fcs = ex->host_set_constants(n);
+      hello.u32(static_cast<uint32_t>(fcs.size()));
+      for (const auto& f : fcs) {
+        hello.str(f.name);
+        hello.u32(f.index);
+        hello.str(f.type);
+      }
+    }
   } else {
     hello.str(error.empty() ? "the executor could not be built" : error);
   }
@@ -422,11 +440,23 @@ class IsolatedExecutor : public Executor {
       std::string target = in.str();
       std::string device = in.str();
       std::set<std::string> names;
-      for (uint32_t n = in.u32(), i = 0; i < n; ++i) names.insert(in.str());
+      std::map<std::string, std::vector<HostSetConstant>> host_set;
+      for (uint32_t n = in.u32(), i = 0; i < n; ++i) {
+        std::string name = in.str();
+        names.insert(name);
+        for (uint32_t m = in.u32(), j = 0; j < m; ++j) {
+          HostSetConstant f;
+          f.name = in.str();
+          f.index = in.u32();
+          f.type = in.str();
+          host_set[name].push_back(f);
+        }
+      }
       if (target_.empty()) {
         target_ = target;
         device_ = device;
         kernels_ = names;
+        host_set_ = host_set;
       }
     } catch (const std::exception& e) {
       *error = e.what();
@@ -440,6 +470,10 @@ class IsolatedExecutor : public Executor {
   std::string device() const override { return device_; }
   bool has_kernel(const std::string& name) const override { return kernels_.count(name) > 0; }
   std::vector<std::string> kernel_names() const override { return {kernels_.begin(), kernels_.end()}; }
+  std::vector<HostSetConstant> host_set_constants(const std::string& kernel) const override {
+    auto it = host_set_.find(kernel);
+    return it == host_set_.end() ? std::vector<HostSetConstant>{} : it->second;
+  }
 
   CaseResult run(const GoldenCase& c) override {
     if (pid_ < 0) {
@@ -510,6 +544,7 @@ class IsolatedExecutor : public Executor {
   int fd_ = -1;
   std::string target_, device_;
   std::set<std::string> kernels_;
+  std::map<std::string, std::vector<HostSetConstant>> host_set_;
 };
 
 void LiveWorkers::touch(IsolatedExecutor* e) {

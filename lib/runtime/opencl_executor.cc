@@ -72,12 +72,13 @@ using Program = ClHandle<cl_program, clReleaseProgram>;
 using Kernel = ClHandle<cl_kernel, clReleaseKernel>;
 using Mem = ClHandle<cl_mem, clReleaseMemObject>;
 
-enum class ArgKind { Buffer, ThreadgroupMemory, SimdScratch, Grid };
+enum class ArgKind { Buffer, ThreadgroupMemory, SimdScratch, Grid, FunctionConstant };
 
 struct ArgBinding {
   ArgKind kind = ArgKind::Buffer;
   int index = -1;
   std::string name;
+  std::string type;  // FunctionConstant: Metal's scalar type
   uint32_t bytes_per_thread = 0;
 };
 
@@ -139,6 +140,13 @@ std::vector<KernelBinding> parse_bindings(const std::string& text, const std::st
         ab.bytes_per_thread = j["bytes_per_thread"].get<uint32_t>();
       } else if (kind == "grid") {
         ab.kind = ArgKind::Grid;
+      } else if (kind == "function_constant") {
+        ab.kind = ArgKind::FunctionConstant;
+        if (!j.contains("index") || !j["index"].is_number_unsigned() || j["index"].get<uint64_t>() > 65535)
+          fail(ap + ".index", "missing or not a function constant index (0..65535)");
+        ab.index = j["index"].get<int>();
+        if (!j.contains("type") || !j["type"].is_string()) fail(ap + ".type", "missing or not a string");
+        ab.type = j["type"].get<std::string>();
       } else {
         fail(ap + ".kind", "unknown kind \"" + kind + "\"");
       }
@@ -166,6 +174,13 @@ class OpenClExecutor : public Executor {
   std::vector<std::string> kernel_names() const override {
     std::vector<std::string> out;
     for (const auto& k : kernels_) out.push_back(k.first);
+    return out;
+  }
+  std::vector<HostSetConstant> host_set_constants(const std::string& kernel) const override {
+    std::vector<HostSetConstant> out;
+    if (auto it = kernels_.find(kernel); it != kernels_.end())
+      for (const ArgBinding& a : it->second.args)
+        if (a.kind == ArgKind::FunctionConstant) out.push_back({a.name, uint32_t(a.index), a.type});
     return out;
   }
 
@@ -262,6 +277,19 @@ class OpenClExecutor : public Executor {
           size_t bytes = std::max<size_t>(size_t{ab.bytes_per_thread} * tptg_total, 4);
           local_total += bytes;
           check(clSetKernelArg(k, ai, bytes, nullptr), what);
+          break;
+        }
+        case ArgKind::FunctionConstant: {
+          HostSetConstant fc{ab.name, uint32_t(ab.index), ab.type};
+          auto v = case_value(c.function_constants, fc);
+          if (!v)
+            return error_result(
+                c, target(),
+                "kernel '" + kb.name + "' reads function constant '" + ab.name + "' [[function_constant(" +
+                    std::to_string(ab.index) +
+                    ")]], which the host sets, but the case gives it no value (\"function_constants\")");
+          std::vector<uint8_t> bytes = constant_bytes(fc, *v, /*opencl=*/true);
+          check(clSetKernelArg(k, ai, bytes.size(), bytes.data()), what);
           break;
         }
         case ArgKind::Grid: {

@@ -234,10 +234,12 @@ bool wait_for_close(int fd, double timeout_seconds) {
 class OpenMpExecutor : public Executor {
  public:
   OpenMpExecutor(void* handle, std::string so_path, std::map<std::string, mslport_entry_fn> kernels,
-                 SanReportFn san_report, std::string device)
+                 std::map<std::string, std::vector<HostSetConstant>> host_set, SanReportFn san_report,
+                 std::string device)
       : handle_(handle),
         so_path_(std::move(so_path)),
         kernels_(std::move(kernels)),
+        host_set_(std::move(host_set)),
         san_report_(san_report),
         device_(std::move(device)) {}
   ~OpenMpExecutor() override {
@@ -252,6 +254,10 @@ class OpenMpExecutor : public Executor {
     std::vector<std::string> out;
     for (const auto& k : kernels_) out.push_back(k.first);
     return out;
+  }
+  std::vector<HostSetConstant> host_set_constants(const std::string& kernel) const override {
+    auto it = host_set_.find(kernel);
+    return it == host_set_.end() ? std::vector<HostSetConstant>{} : it->second;
   }
 
   CaseResult run(const GoldenCase& c) override {
@@ -281,6 +287,22 @@ class OpenMpExecutor : public Executor {
       args.buffer_bytes[b.spec->index] = b.bytes;
     }
     for (const auto& t : c.threadgroup_memory) args.threadgroup_bytes[t.index] = t.bytes;
+    // The function constants the host sets, from the case's values.
+    std::vector<std::vector<uint8_t>> fc_bytes;
+    std::vector<mslport_function_constant_value> fc_values;
+    for (const HostSetConstant& k : host_set_constants(c.kernel)) {
+      auto v = case_value(c.function_constants, k);
+      if (!v)
+        return error_result(c, target(),
+                            "kernel '" + c.kernel + "' reads function constant '" + k.name + "' [[function_constant(" +
+                                std::to_string(k.index) + ")]], which the host sets, but the case gives it no value " +
+                                "(\"function_constants\")");
+      fc_bytes.push_back(constant_bytes(k, *v, /*opencl=*/false));
+    }
+    for (size_t i = 0; i < fc_bytes.size(); ++i)
+      fc_values.push_back({host_set_constants(c.kernel)[i].index, fc_bytes[i].data()});
+    args.function_constants = fc_values.data();
+    args.function_constant_count = uint32_t(fc_values.size());
     mslport_dispatch d;
     for (int i = 0; i < 3; ++i) {
       d.threadgroups[i] = c.dispatch.threadgroups[i];
@@ -378,6 +400,7 @@ class OpenMpExecutor : public Executor {
   void* handle_;
   std::string so_path_;
   std::map<std::string, mslport_entry_fn> kernels_;
+  std::map<std::string, std::vector<HostSetConstant>> host_set_;
   SanReportFn san_report_;
   std::string device_;
 };
@@ -485,15 +508,21 @@ std::unique_ptr<Executor> load_openmp_module(const std::string& cpp_path, const 
   int count = 0;
   const mslport_kernel_info* table = table_fn(&count);
   std::map<std::string, mslport_entry_fn> kernels;
+  std::map<std::string, std::vector<HostSetConstant>> host_set;
   for (int i = 0; table && i < count; ++i) {
-    if (table[i].name && table[i].entry) kernels.emplace(table[i].name, table[i].entry);
+    if (!table[i].name || !table[i].entry) continue;
+    kernels.emplace(table[i].name, table[i].entry);
+    for (int f = 0; table[i].function_constants && f < table[i].function_constant_count; ++f) {
+      const mslport_function_constant_info& fc = table[i].function_constants[f];
+      host_set[table[i].name].push_back({fc.name ? fc.name : "", fc.index, fc.type ? fc.type : ""});
+    }
   }
   auto san_report = reinterpret_cast<SanReportFn>(dlsym(handle, "mslport_san_report"));
   std::string cpu = cpu_identity();
   cpu = cpu.substr(0, cpu.find('\n'));
   if (auto colon = cpu.find(':'); colon != std::string::npos) cpu = cpu.substr(colon + 1);
   while (!cpu.empty() && cpu.front() == ' ') cpu.erase(0, 1);
-  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), san_report,
+  return std::make_unique<OpenMpExecutor>(handle, so.string(), std::move(kernels), std::move(host_set), san_report,
                                           (cpu.empty() ? std::string("this CPU") : cpu) + " (" + compiler + ")");
 }
 

@@ -27,7 +27,7 @@ std::vector<CaseResult> run_cases(const std::vector<GoldenCase>& cases, const st
       for (Executor* e : executors) {
         if (!e) continue;
         try {
-          if (e->target() == t && e->function_constants() == c.function_constants && e->has_kernel(c.kernel)) {
+          if (e->target() == t && case_runs_on(c, *e)) {
             ex = e;
             break;
           }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/host_set_constants.h"
+
 namespace mslport::runtime {
 
 struct DispatchSpec {
@@ -150,8 +152,15 @@ class Executor {
   double case_timeout() const { return case_timeout_; }
   // The function constants its module was translated with on top of the
   // command line's (GoldenCase::function_constants); a case runs only on an
-  // executor whose set is the case's.
+  // executor whose set is the case's, less the constants its kernel reads at
+  // dispatch (case_runs_on).
   void set_function_constants(std::map<std::string, std::string> fc) { function_constants_ = std::move(fc); }
+  // The function constants `kernel` reads that the host sets at dispatch:
+  // a case gives their values (host_set_constants.h).
+  virtual std::vector<HostSetConstant> host_set_constants(const std::string& kernel) const {
+    (void)kernel;
+    return {};
+  }
   const std::map<std::string, std::string>& function_constants() const { return function_constants_; }
 
  private:

@@ -115,6 +115,7 @@ TEST(AdaptSource, FunctionConstantsTakeTheirValues) {
   AdaptOptions o;
   o.function_constants["use_bias"] = "true";
   o.function_constants["1"] = "7";
+  o.checked_function_constants = {"gain"};  // optional: is_function_constant_defined(gain) somewhere
   AdaptResult r = adapt_metal_source(
       "constant bool use_bias [[function_constant(0)]];\n"
       "constant int width [[function_constant(1)]];\n"
@@ -125,6 +126,24 @@ TEST(AdaptSource, FunctionConstantsTakeTheirValues) {
   EXPECT_CONTAINS(r.text, "constant float gain = {}; constant bool __mslport_fc_defined_gain = false;");
   EXPECT_EQ(r.function_constants.at("gain"), 2);
   EXPECT_FALSE(r.function_constant_defined.at("gain"));
+}
+
+TEST(AdaptSource, RequiredFunctionConstantsWithoutValuesAreSetByTheHost) {
+  // No is_function_constant_defined names `rows`: Metal's host must set it,
+  // so without a value it is extern (no value while compiling) and its index
+  // (an expression of macros) is a constant clang evaluates.
+  AdaptResult r = adapt_metal_source("#define BASE 40\nconstant uint rows [[function_constant(BASE + 2)]];\n");
+  EXPECT_CONTAINS(r.text,
+                  "extern constant uint rows ; constant bool __mslport_fc_defined_rows = true; constant int "
+                  "__mslport_fc_index_rows = (BASE + 2);");
+  EXPECT_EQ(r.host_set_function_constants, std::set<std::string>{"rows"});
+  EXPECT_TRUE(r.function_constant_defined.at("rows"));
+}
+
+TEST(AdaptSource, FunctionConstantsCheckedForADefinitionAreOptional) {
+  EXPECT_EQ(function_constants_checked("bool a = is_function_constant_defined(x) && is_function_constant_defined( y );"
+                                       " int z = is_function_constant_defined(w + 1);"),
+            (std::set<std::string>{"x", "y"}));
 }
 
 TEST(AdaptSource, ThreadMemberQualifierLeavesWithItsReturnSpace) {

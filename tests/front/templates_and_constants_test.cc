@@ -111,6 +111,7 @@ TEST(FunctionConstants, AbsentParameterAndUnsetValueAreErrors) {
   auto p = parse("fc_bad.metal", R"(
 constant bool use_bias [[function_constant(0)]];
 constant float gain [[function_constant(1)]];
+constant bool has_gain = is_function_constant_defined(gain);  // optional: no value is no value
 kernel void k(device float* o [[buffer(0)]], device const float* bias [[buffer(1), function_constant(use_bias)]],
               uint i [[thread_position_in_grid]]) {
   o[i] = bias[i] * gain;

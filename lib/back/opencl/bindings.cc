@@ -7,7 +7,7 @@ namespace mslport::back::opencl {
 namespace {
 using json = nlohmann::ordered_json;
 
-json arg_json(const ir::Kernel& k, const ClArg& a) {
+json arg_json(const ir::Module& m, const ir::Kernel& k, const ClArg& a) {
   json j;
   switch (a.kind) {
     case ClArg::Kind::Buffer:
@@ -21,6 +21,13 @@ json arg_json(const ir::Kernel& k, const ClArg& a) {
       j["bytes_per_thread"] = a.bytes_per_thread;
       break;
     case ClArg::Kind::Grid: j["kind"] = "grid"; break;
+    case ClArg::Kind::FunctionConstant:
+      // By value in `type`, except a bool (a uchar) and a half or bfloat (a float).
+      j["kind"] = "function_constant";
+      j["index"] = k.params.at(a.param).index;
+      j["name"] = k.params[a.param].name;
+      j["type"] = ir::type_name(m, k.params[a.param].type);
+      break;
   }
   return j;
 }
@@ -34,7 +41,7 @@ std::string bindings_json(const ir::Module& metal, const RaisedModule& raised, c
     out += std::string(i ? "," : "") + "\n  {\"name\": " + json(k.name).dump() + ", \"args\": [";
     const auto& args = raised.kernels[i].args;
     for (size_t a = 0; a < args.size(); ++a) {
-      std::string line = arg_json(k, args[a]).dump();
+      std::string line = arg_json(metal, k, args[a]).dump();
       // {"kind":"buffer","index":0} -> {"kind": "buffer", "index": 0}
       std::string spaced;
       bool in_string = false, escaped = false;

@@ -17,9 +17,10 @@ struct ClArg {
     ThreadgroupMemory,  // a ThreadgroupMemory param (`__local T*`)
     SimdScratch,        // `__local uint*` scratch for the SIMD-group emulation
     Grid,               // `uint4`: Metal's grid size in threads
+    FunctionConstant,   // a FunctionConstant param, by value
   };
   Kind kind = Kind::Buffer;
-  int param = -1;            // Buffer / ThreadgroupMemory: index into Kernel::params
+  int param = -1;            // Buffer / ThreadgroupMemory / FunctionConstant: index into Kernel::params
   int var = -1;              // SimdScratch / Grid: index into Kernel::vars (declared by the signature)
   int bytes_per_thread = 0;  // SimdScratch
 };

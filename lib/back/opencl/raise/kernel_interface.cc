@@ -8,8 +8,12 @@
 //  * Builtin params are no arguments: each becomes a local computed at the
 //    top of the kernel by a prelude helper from get_*_id / get_local_size and
 //    the `grid` argument (Metal's grid size, for clipped edge threadgroups).
-//  * Argument order: buffers, threadgroup memory (in source order), then
-//    simd_scratch (added by simd_collectives.cc) and grid.
+//  * A function constant the host sets is an argument by value (a bool as
+//    uchar, a half or bfloat as float).
+//  * Argument order: buffers and function constants (in parameter order),
+//    threadgroup memory (in source order), then simd_scratch (added by
+//    simd_collectives.cc) and grid.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -75,6 +79,7 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
   cl.grid_var = ir::add_var(k, "mslport_grid", ir::Type::vector_of(ir::ScalarKind::UInt, 4), k.loc);
 
   std::vector<int> builtin_var(k.params.size(), -1);
+  std::map<size_t, ir::Type> fc_value_type;  // FunctionConstant params: the Metal type
   std::vector<ir::StmtPtr> prologue;
   for (size_t i = 0; i < k.params.size(); ++i) {
     ir::Param& p = k.params[i];
@@ -88,6 +93,19 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
         a.kind = ClArg::Kind::Buffer;
         a.param = (int)i;
         cl.args.push_back(a);
+        break;
+      }
+      case ir::Param::Kind::FunctionConstant: {
+        // By value, in a type OpenCL C 1.2 takes as a kernel argument: a bool
+        // as uchar, a half or bfloat as float (reads convert back).
+        ClArg a;
+        a.kind = ClArg::Kind::FunctionConstant;
+        a.param = (int)i;
+        cl.args.push_back(a);
+        fc_value_type[i] = p.type;
+        if (p.type.scalar == ir::ScalarKind::Bool) p.type = ir::Type::scalar_of(ir::ScalarKind::UChar);
+        else if (p.type.scalar == ir::ScalarKind::Half || p.type.scalar == ir::ScalarKind::BFloat)
+          p.type = ir::Type::scalar_of(ir::ScalarKind::Float);
         break;
       }
       case ir::Param::Kind::ThreadgroupMemory:
@@ -150,6 +168,10 @@ void raise_kernel_interface(RaiseContext& ctx, ir::Kernel& k, ClKernel& cl) {
     if (e->kind == Expr::Kind::ParamRef) {
       const ir::Param& p = k.params.at(e->index);
       if (p.kind == ir::Param::Kind::Builtin) return ir::make_var_ref(k, builtin_var[e->index], e->loc);
+      if (auto fc = fc_value_type.find(e->index); fc != fc_value_type.end() && fc->second != p.type) {
+        e->type = p.type;
+        return make_cast(fc->second, std::move(e));
+      }
       if (is_constant_param(p)) {
         ir::Type value = *p.type.elem;
         ir::SourceLoc loc = e->loc;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "back/opencl/keywords.h"
+#include "passes/bind_function_constants.h"
 #include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/rename_reserved.h"
@@ -17,6 +18,9 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
   // Before everything: the steps after it see kernels only, and a barrier or
   // SIMD-group function of a helper is lowered like one in the kernel.
   if (!p.run("inline_functions", [&] { return passes::inline_functions(m, ctx.diags); })) return false;
+  // Then, with every helper's code in the kernels: the constants the host
+  // sets are read from the kernels' parameters.
+  if (!p.run("bind_function_constants", [&] { return passes::bind_function_constants(m, ctx.diags); })) return false;
   // Then, before any step adds names: ir::add_var keeps those unique
   // against the renamed ones (keywords.h says which names OpenCL C reserves).
   p.run("rename_reserved", [&] { return passes::rename_reserved(m, opencl_reserved_names()), true; });

@@ -48,6 +48,13 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
         out.generic.push_back("*mslport::require_buffer<const " + p.type(prm.type) + ">(a, " +
                               std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")");
         break;
+      case Param::Kind::FunctionConstant:
+        out.typed.push_back(p.type(prm.type) + " " + prm.name);
+        out.threadgroup.push_back("const " + p.type(prm.type) + " " + prm.name);
+        out.tg_args.push_back(prm.name);
+        out.generic.push_back("mslport::require_function_constant<" + p.type(prm.type) + ">(a, " +
+                              std::to_string(prm.index) + "u, " + cpp_string_literal(prm.name) + ")");
+        break;
       case Param::Kind::ThreadgroupMemory:
         out.typed.push_back("uint32_t " + prm.name + "_bytes");
         out.threadgroup.push_back(p.type(prm.type) + " " + prm.name);
@@ -150,6 +157,9 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
     else if (prm.kind == Param::Kind::ThreadgroupMemory)
       c << "//   args->threadgroup_bytes[" << prm.index << "]  " << prm.name << ": "
         << comment_text(ir::type_name(m, prm.type)) << " (its size in bytes)\n";
+    else if (prm.kind == Param::Kind::FunctionConstant)
+      c << "//   args->function_constants, index " << prm.index << "  " << prm.name << ": "
+        << comment_text(ir::type_name(m, prm.type)) << " (the host sets it)\n";
   }
   c << "int mslport_entry_" << k.name
     << "(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);\n\n";

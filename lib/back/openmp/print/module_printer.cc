@@ -30,6 +30,17 @@ bool includable(const std::string& name) {
   return true;
 }
 
+// `{"name", index, "type"}` for each function constant `k` reads that the
+// host sets (mslport_function_constant_info).
+std::vector<std::string> function_constant_infos(const ir::Module& m, const ir::Kernel& k) {
+  std::vector<std::string> out;
+  for (auto& p : k.params)
+    if (p.kind == ir::Param::Kind::FunctionConstant)
+      out.push_back("{" + cpp_string_literal(p.name) + ", " + std::to_string(p.index) + "u, " +
+                    cpp_string_literal(ir::type_name(m, p.type)) + "}");
+  return out;
+}
+
 }  // namespace
 
 bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEngine& diags, EmitResult* out) {
@@ -92,11 +103,24 @@ bool print_module(const RaisedModule& raised, const EmitOptions& options, DiagEn
   for (auto& k : kernels) cpp << k.definitions;
   cpp << "}  // namespace mslport_kernels\n\n";
   cpp << "#ifdef MSLPORT_RUNNER_MODULE\n";
+  // The function constants each kernel reads that the host sets: the
+  // runner finds a case's values for them by name or index.
+  for (auto& k : m.kernels) {
+    const auto fcs = function_constant_infos(m, k);
+    if (fcs.empty()) continue;
+    cpp << "static const mslport_function_constant_info " << k.name << "_function_constants[] = {\n";
+    for (auto& f : fcs) cpp << "    " << f << ",\n";
+    cpp << "};\n";
+  }
   cpp << "extern \"C\" const mslport_kernel_info* mslport_module_kernels(int* count) {\n";
   cpp << "  static const mslport_kernel_info kernels[] = {\n";
-  for (size_t i = 0; i < m.kernels.size(); ++i)
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
     cpp << "      {" << cpp_string_literal(raised.kernels[i].metal_name) << ", &mslport_kernels::mslport_entry_"
-        << m.kernels[i].name << "},\n";
+        << m.kernels[i].name;
+    const auto fcs = function_constant_infos(m, m.kernels[i]);
+    if (!fcs.empty()) cpp << ", " << m.kernels[i].name << "_function_constants, " << fcs.size();
+    cpp << "},\n";
+  }
   cpp << "  };\n";
   cpp << "  *count = " << m.kernels.size() << ";\n";
   cpp << "  return kernels;\n";

@@ -46,8 +46,7 @@ struct Preparer {
       case Expr::Kind::GlobalConstRef: return e.clone();
       case Expr::Kind::ParamRef: {
         const ir::Param& p = k.params.at(e.index);
-        const bool constant_scalar =
-            (p.kind == ir::Param::Kind::ConstantRef || p.kind == ir::Param::Kind::ConstantValue) && e.type.is_scalar();
+        const bool constant_scalar = ir::is_dispatch_constant(p) && e.type.is_scalar();
         const bool uniform_builtin =
             p.kind == ir::Param::Kind::Builtin &&
             ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;

@@ -56,7 +56,7 @@ bool invariant_bound(const Kernel& k, const StoragePlan& plan, const Expr& e, co
       const Param& p = k.params[e.index];
       if (p.kind == Param::Kind::Builtin)
         return ir::analysis::builtin_uniformity(p.builtin) == ir::analysis::Uniformity::Threadgroup;
-      return p.kind == Param::Kind::ConstantRef || p.kind == Param::Kind::ConstantValue;
+      return ir::is_dispatch_constant(p);
     }
     case Expr::Kind::Unary:
       if (e.unary_op != UnaryOp::Neg && e.unary_op != UnaryOp::Plus && e.unary_op != UnaryOp::Not &&

@@ -4,6 +4,7 @@
 #include "back/openmp/keywords.h"
 #include "back/openmp/raise/invariant_division.h"
 #include "back/openmp/raise/loop_schedule_points.h"
+#include "passes/bind_function_constants.h"
 #include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/rename_reserved.h"
@@ -19,6 +20,9 @@ bool raise_module(const ir::Module& source, const RaiseOptions& options, DiagEng
   // Before everything: the steps after it see kernels only, and a barrier or
   // SIMD-group function of a helper is lowered like one in the kernel.
   if (!p.run("inline_functions", [&] { return passes::inline_functions(m, diags); })) return false;
+  // Then, with every helper's code in the kernels: the constants the host
+  // sets are read from the kernels' parameters.
+  if (!p.run("bind_function_constants", [&] { return passes::bind_function_constants(m, diags); })) return false;
   // Then, before any step adds names: ir::add_var keeps those unique
   // against the renamed ones (keywords.h says which names C++ reserves).
   p.run("rename_reserved", [&] { return passes::rename_reserved(m, cpp_reserved_names()), true; });

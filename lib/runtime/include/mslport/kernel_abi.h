@@ -21,6 +21,14 @@ typedef struct mslport_dispatch {
                                  dispatchThreads (partial edge threadgroups) */
 } mslport_dispatch;
 
+/* The value the host sets for a function constant
+ * (`constant T name [[function_constant(index)]];`) that the kernel was
+ * translated without: Metal's MTLFunctionConstantValues, given at dispatch. */
+typedef struct mslport_function_constant_value {
+  uint32_t index;    /* the [[function_constant(index)]] */
+  const void* value; /* a T (bool: one byte, 0 or 1) */
+} mslport_function_constant_value;
+
 typedef struct mslport_args {
   /* By Metal [[buffer(n)]] index: the buffer's contents (for `constant T&`
    * parameters, a pointer to the T). */
@@ -28,14 +36,28 @@ typedef struct mslport_args {
   uint64_t buffer_bytes[MSLPORT_MAX_BINDINGS];
   /* By [[threadgroup(n)]] index: dynamic threadgroup memory size in bytes. */
   uint32_t threadgroup_bytes[MSLPORT_MAX_BINDINGS];
+  /* The function constants the host sets, in any order (a kernel that reads
+   * none ignores them). */
+  const mslport_function_constant_value* function_constants;
+  uint32_t function_constant_count;
 } mslport_args;
 
 /* Returns 0 on success; otherwise writes a message into err. */
 typedef int (*mslport_entry_fn)(const mslport_args* args, const mslport_dispatch* dispatch, char* err, size_t err_len);
 
+/* A function constant a kernel reads that the host sets. */
+typedef struct mslport_function_constant_info {
+  const char* name;
+  uint32_t index;   /* [[function_constant(index)]] */
+  const char* type; /* Metal's scalar type: "bool", "short", "float", ... */
+} mslport_function_constant_info;
+
 typedef struct mslport_kernel_info {
   const char* name;
   mslport_entry_fn entry;
+  /* The function constants it reads that the host sets (none: null, 0). */
+  const mslport_function_constant_info* function_constants;
+  int function_constant_count;
 } mslport_kernel_info;
 
 /* Defined by an emitted .cpp compiled with -DMSLPORT_RUNNER_MODULE. */

@@ -679,6 +679,28 @@ T* require_buffer(const mslport_args* a, int index, const char* name) {
   return static_cast<T*>(a->buffers[index]);
 }
 
+// The generic entry's value of a function constant the host sets.
+template <class T>
+T require_function_constant(const mslport_args* a, uint32_t index, const char* name) {
+  for (uint32_t i = 0; a->function_constants && i < a->function_constant_count; ++i) {
+    const mslport_function_constant_value& v = a->function_constants[i];
+    if (v.index != index) continue;
+    if (!v.value)
+      throw std::runtime_error(std::string("function constant ") + std::to_string(index) + " '" + name +
+                               "' has a null value pointer");
+    T out;
+    std::memcpy(&out, v.value, sizeof out);
+    return out;
+  }
+  throw std::runtime_error(std::string("function constant '") + name + "' [[function_constant(" +
+                           std::to_string(index) +
+                           ")]] has no value: the host sets it (mslport_args::function_constants)");
+}
+template <>
+inline bool require_function_constant<bool>(const mslport_args* a, uint32_t index, const char* name) {
+  return require_function_constant<uint8_t>(a, index, name) != 0;
+}
+
 // The generic entry's size of the dynamic [[threadgroup(index)]] memory.
 // Metal has no zero-length threadgroup argument: 0 means the launcher gave
 // none (a golden case without that threadgroup_memory entry), and the
