@@ -23,7 +23,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_vector_casts", "feat_vector_init_lists", "feat_unions",
            "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
-           "feat_mixed_scalar_vector_h4", "feat_host_function_constants"]
+           "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
+           "feat_template_literal_calls_f", "feat_template_literal_calls_h"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -183,6 +184,7 @@ def generate():
                       {"scale_fc": 2.5, "use_bias": True})
     function_constant("by_index", "function constant 0 (scale_fc) = -0.5 by index, use_bias = false; "
                       "dispatchThreads 70", 70, {"0": -0.5, "use_bias": False})
+    template_literal_calls("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     host_function_constants("by_name", "taps 3, square false, scale 0.5, bias 0.25, set by name; 4 threadgroups "
                             "of 32", 4, {"taps": 3, "square": False, "scale": 0.5, "bias": 0.25})
     host_function_constants("by_index", "taps 5, square true, scale -1.25, bias -1.5, set by index; 3 "
@@ -389,6 +391,24 @@ def host_function_constants(case, desc, n_tg, constants):
             "sum of the terms' magnitudes")
     c.read(2, "n", np.array([n], dtype=np.uint32))
     c.save()
+
+
+def template_literal_calls(case, desc, n):
+    """The kernel's header comment: x = k/8 with |k| <= 80, so x / 4, x * 0.25
+    and x * 0.5 are exact in half and float, and so is every result."""
+    rng = rng_for("feat_template_literal_calls", case)
+    x = rng.integers(-80, 81, size=n) / 8.0
+    x[:3] = [-2.0, 2.0, -0.5]   # the hard sigmoid's ends; x * 0.5 + 0.25 = 0
+    out = np.stack([np.clip(x / 4 + 0.5, 0, 1), np.abs(x * 0.25 - 1), np.floor(x * 0.5 + 0.25)], axis=1).reshape(-1)
+    for name, dt in (("feat_template_literal_calls_f", np.float32), ("feat_template_literal_calls_h", np.float16)):
+        c = Case(name, case, desc)
+        c.threads([n, 1, 1], [32, 1, 1])
+        c.read(0, "in", x.astype(dt) if dt == np.float32 else x.astype(dt).view(np.uint16))
+        o = out.astype(dt)
+        c.write(1, "out", o if dt == np.float32 else o.view(np.uint16), 0, 0,
+                "eighths scaled by powers of two: every result is exact in half and float")
+        c.save()
+
 
 
 def bool_vectors(case, desc, n):
