@@ -24,7 +24,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
-           "feat_template_literal_calls_f", "feat_template_literal_calls_h"]
+           "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -184,6 +184,9 @@ def generate():
                       {"scale_fc": 2.5, "use_bias": True})
     function_constant("by_index", "function constant 0 (scale_fc) = -0.5 by index, use_bias = false; "
                       "dispatchThreads 70", 70, {"0": -0.5, "use_bias": False})
+    uniform_switch_collective("mode2", "mode 2, limit 6; dispatchThreads 70 in 32-thread groups (the last "
+                              "has 6 threads)", 70, 2, 6)
+    uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
     template_literal_calls("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     host_function_constants("by_name", "taps 3, square false, scale 0.5, bias 0.25, set by name; 4 threadgroups "
                             "of 32", 4, {"taps": 3, "square": False, "scale": 0.5, "bias": 0.25})
@@ -391,6 +394,27 @@ def host_function_constants(case, desc, n_tg, constants):
             "sum of the terms' magnitudes")
     c.read(2, "n", np.array([n], dtype=np.uint32))
     c.save()
+
+
+def uniform_switch_collective(case, desc, n, mode, limit):
+    """The kernel's header comment: sums of eighths times 1 or 2, exact."""
+    rng = rng_for("feat_uniform_switch_collective", case)
+    x = eighths(rng, n)
+    groups = (n + 31) // 32
+    out = np.full(2 * groups, -1.0)
+    if mode == 2:
+        for g in range(groups):
+            lanes = x[32 * g:min(32 * g + 32, n)].astype(np.float64)
+            for r in range(2):
+                if 2 * g + r < limit:
+                    out[2 * g + r] = lanes.sum() * (r + 1)
+    c = Case("feat_uniform_switch_collective", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.read(2, "p", np.array([mode, limit], dtype=np.int32))
+    c.save()
+
 
 
 def template_literal_calls(case, desc, n):

@@ -1,10 +1,13 @@
 #include "passes/predicate_sync.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
 
+#include "ir/analysis/constant_table_pointers.h"
 #include "ir/analysis/uniformity.h"
-#include "passes/hoist_collectives.h"
 #include "ir/initializer_stores.h"
+#include "passes/hoist_collectives.h"
 
 namespace mslport::passes {
 using namespace ir;
@@ -188,14 +191,26 @@ struct Predicator {
     ok = false;
   }
 
-  static bool only_params_and_literals(const Expr& e) {
+  // Variables this pass assigns for every thread, threads that left too:
+  // each holds a threadgroup-uniform value computed from parameters and
+  // literals (and other such variables) only, which every thread can
+  // evaluate safely and gets alike.
+  std::set<int> assigned_everywhere;
+
+  // Only parameters, literals and the variables above: safe for the threads
+  // that left to evaluate, and the same for them as for the others.
+  bool only_params_and_literals(const Expr& e) const {
     bool other = false;
     walk_exprs(e, [&](const Expr& x) {
       switch (x.kind) {
+        case Expr::Kind::VarRef: other = other || !assigned_everywhere.count(x.index); break;
+        // A parameter the kernel assigns (`tgpig.z = 0;`) may hold another
+        // value in the threads that left before the assignment.
+        case Expr::Kind::ParamRef: other = other || written_params().count(x.index); break;
         case Expr::Kind::IntLit:
         case Expr::Kind::FloatLit:
         case Expr::Kind::BoolLit:
-        case Expr::Kind::ParamRef:
+        case Expr::Kind::InitList:
         case Expr::Kind::GlobalConstRef:
         case Expr::Kind::Cast:
         case Expr::Kind::Unary:
@@ -208,6 +223,75 @@ struct Predicator {
       return !other;
     });
     return !other;
+  }
+
+  // The variables a condition or loop bound around a barrier or collective
+  // reads, and those their declarations read in turn: the ones threads that
+  // left must agree on.
+  const std::set<int>& decides_sync() {
+    if (decides_sync_) return *decides_sync_;
+    std::set<int> vars;
+    auto read = [&](const Expr& e) {
+      walk_exprs(e, [&](const Expr& x) {
+        if (x.kind == Expr::Kind::VarRef) vars.insert(x.index);
+        return true;
+      });
+    };
+    walk_stmts(*k.body, [&](const Stmt& st) {
+      const bool branches = st.kind == Stmt::Kind::If || st.kind == Stmt::Kind::For || st.kind == Stmt::Kind::While ||
+                            st.kind == Stmt::Kind::DoWhile;
+      if (branches && st.expr && contains_sync(st)) read(*st.expr);
+      return true;
+    });
+    for (bool grew = true; grew;) {
+      const size_t before = vars.size();
+      walk_stmts(*k.body, [&](const Stmt& st) {
+        if (st.kind == Stmt::Kind::Decl && st.expr && vars.count(st.var)) read(*st.expr);
+        return true;
+      });
+      grew = vars.size() != before;
+    }
+    decides_sync_ = std::move(vars);
+    return *decides_sync_;
+  }
+  std::optional<std::set<int>> decides_sync_;
+
+  // The parameters the kernel assigns or takes the address of.
+  const std::set<int>& written_params() const {
+    if (written_params_) return *written_params_;
+    std::set<int> out;
+    walk_stmt_exprs(*k.body, [&](const Expr& x) {
+      const bool writes =
+          x.kind == Expr::Kind::Assign ||
+          (x.kind == Expr::Kind::Unary && (ir::is_increment(x.unary_op) || x.unary_op == UnaryOp::AddrOf));
+      if (writes) {
+        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
+        if (root->kind == Expr::Kind::ParamRef) out.insert(root->index);
+      }
+      return true;
+    });
+    written_params_ = std::move(out);
+    return *written_params_;
+  }
+  mutable std::optional<std::set<int>> written_params_;
+
+  // Is variable v assigned only by its declaration?
+  bool written_once(int v) const {
+    bool written = false;
+    walk_stmt_exprs(*k.body, [&](const Expr& x) {
+      const bool assigns =
+          x.kind == Expr::Kind::Assign || (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op));
+      if (assigns) {
+        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
+        written = written || (root->kind == Expr::Kind::VarRef && root->index == v);
+      }
+      if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf) {
+        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
+        written = written || (root->kind == Expr::Kind::VarRef && root->index == v);
+      }
+      return !written;
+    });
+    return !written;
   }
 
   static bool contains_collective_stmt(const Stmt& s) {
@@ -412,16 +496,30 @@ struct Predicator {
         int v = s->var;
         out.insert(out.begin(), make_decl(v, nullptr, loc));
         if (!init) continue;
+        const bool collective = init->kind == Expr::Kind::Collective;
+        // `const int n = args.n;`, `const int r0 = tgpig.x * 2;`: a uniform
+        // value of parameters is assigned for every thread, so that a
+        // condition or a loop bound that reads it stays uniform for the
+        // threads that left too (they then agree on the barriers in it).
+        const bool everywhere = !collective && decides_sync().count(v) && level_of(*init) == Uniformity::Threadgroup &&
+                                only_params_and_literals(*init) && written_once(v);
         if (init->kind == Expr::Kind::InitList) {
           // `float acc[2] = {0.f, 0.f};`: C cannot assign a brace list, so
           // the elements are stored one by one where the declaration was.
+          if (everywhere) {
+            flush();
+            assigned_everywhere.insert(v);
+          }
           for (auto& x : initializer_stores(m, k, *make_var_ref(k, v, loc), std::move(init)))
-            run.push_back(std::move(x));
+            (everywhere ? out : run).push_back(std::move(x));
           continue;
         }
-        bool collective = init->kind == Expr::Kind::Collective;
         auto assign = make_expr_stmt(make_assign(make_var_ref(k, v, loc), std::move(init), loc));
-        if (collective) {
+        if (everywhere) {
+          flush();
+          assigned_everywhere.insert(v);
+          out.push_back(std::move(assign));
+        } else if (collective) {
           flush();
           set_mask(*assign, masks);
           out.push_back(std::move(assign));

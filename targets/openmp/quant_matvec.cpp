@@ -17,9 +17,9 @@ struct dequant_matvec_4bit_v3_state {
   float acc[mslport::kMaxThreads];
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
-  bool mslport_c2_act[mslport::kMaxThreads];
-  float mslport_c2_in[mslport::kMaxThreads];
-  float mslport_c2_out[mslport::kMaxThreads];
+  bool mslport_c0_act[mslport::kMaxThreads];
+  float mslport_c0_in[mslport::kMaxThreads];
+  float mslport_c0_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -31,6 +31,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+  }
+  uint32_t words;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -77,26 +84,13 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
     const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     uint32_t r = (tg_index * 8u) + sg;
-    uint32_t words = in_dim >> 3;
-    const uint32_t* wr = W_packed + (r * words);
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = (lx - mslport_sx);
-      uint32_t mslport_start1 = lane;
-      uint32_t words_per_group{};
-      uint32_t groups{};
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
-      }
-      if (st.mslport_alive[wi]) {
-        words_per_group = (group_size >> 3);
-        groups = (mslport::udiv(in_dim, group_size));
-        st.sr[wi] = (scales + (r * groups));
-        st.br[wi] = (biases + (r * groups));
-        st.acc[wi] = 0.0f;
       }
     }}
   } else {
@@ -105,327 +99,368 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = wi % mslport::kSimdWidth;
       const uint32_t sg = wi / mslport::kSimdWidth;
       uint32_t r = (tg_index * 8u) + sg;
-      uint32_t words = in_dim >> 3;
-      const uint32_t* wr = W_packed + (r * words);
-      uint32_t mslport_start1 = lane;
-      uint32_t words_per_group{};
-      uint32_t groups{};
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
-      if (st.mslport_alive[wi]) {
-        words_per_group = (group_size >> 3);
-        groups = (mslport::udiv(in_dim, group_size));
-        st.sr[wi] = (scales + (r * groups));
-        st.br[wi] = (biases + (r * groups));
-        st.acc[wi] = 0.0f;
-      }
     }
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  {
-    uint32_t mslport_iter1 = 0u;
-    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
-      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-      bool mslport_cond0 = false;
-      {
-        bool mslport_first = true;
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          uint32_t words = in_dim >> 3;
-          if (!st.mslport_alive[wi]) continue;
-          const bool mslport_v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
-          if (mslport_first) { mslport_cond0 = mslport_v; mslport_first = false; }
-          else if (mslport_v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
+  words = (in_dim >> 3);
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      const uint32_t* wr = W_packed + (r * words);
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        {  // if (mslport_alive): true in this copy
+          words_per_group = (group_size >> 3);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        const uint32_t* wr = W_packed + (r * words);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        {  // if (mslport_alive): true in this copy
+          words_per_group = (group_size >> 3);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
       }
-      if (!mslport_cond0) break;
-      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            {  // if (mslport_alive): true in this copy
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 3;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }}
-        } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            {  // if (mslport_alive): true in this copy
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 3;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }
+    }
+  } else {
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      const uint32_t* wr = W_packed + (r * words);
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        if (st.mslport_alive[wi]) {
+          words_per_group = (group_size >> 3);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
-      } else {
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            if (st.mslport_alive[wi]) {
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 3;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }}
-        } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
-            const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            if (st.mslport_alive[wi]) {
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 3;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        const uint32_t* wr = W_packed + (r * words);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        if (st.mslport_alive[wi]) {
+          words_per_group = (group_size >> 3);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
       }
-      mslport_iter1 += 1u;
     }
   }
-  {
-    uint32_t mslport_tail1 = 0u;
-    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
-      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-      bool mslport_cond1 = false;
-      {
-        bool mslport_first = true;
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          uint32_t words = in_dim >> 3;
-          if (!st.mslport_alive[wi]) continue;
-          const bool mslport_v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
-          if (mslport_first) { mslport_cond1 = mslport_v; mslport_first = false; }
-          else if (mslport_v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:69:5", geo)); return; }
-        }
-      }
-      if (!mslport_cond1) break;
-      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 3;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 8u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                  xsum += xv;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {  // one SIMD group at a time through the whole loop
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(words, 32u, 32u); mslport_iter1 += 1u) {
+        // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            const uint32_t* wr = W_packed + (r * words);
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c_1{};
+              {  // if (mslport_alive): true in this copy
+                c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+                {
+                  const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+                  const uint32_t word_1 = wr[c_1];
+                  const uint32_t base_1 = c_1 << 3;
+                  float qx_1 = 0.0f;
+                  float xsum_1 = 0.0f;
+                  for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                    const float xv_1 = xc[base_1 + k_1];
+                    qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                    xsum_1 += xv_1;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
-          }}
+          }
         } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
             const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 3;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 8u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                  xsum += xv;
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c_1{};
+              if (st.mslport_alive[wi]) {
+                c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+                {
+                  const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+                  const uint32_t word_1 = wr[c_1];
+                  const uint32_t base_1 = c_1 << 3;
+                  float qx_1 = 0.0f;
+                  float xsum_1 = 0.0f;
+                  for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                    const float xv_1 = xc[base_1 + k_1];
+                    qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                    xsum_1 += xv_1;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
+            }
+          }
+        }
+      }
+    }
+  } else {
+    for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(words, 32u, 32u); mslport_iter1 += 1u) {
+      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c_1{};
+          {  // if (mslport_alive): true in this copy
+            c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+            {
+              const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+              const uint32_t word_1 = wr[c_1];
+              const uint32_t base_1 = c_1 << 3;
+              float qx_1 = 0.0f;
+              float xsum_1 = 0.0f;
+              for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                const float xv_1 = xc[base_1 + k_1];
+                qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                xsum_1 += xv_1;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
             }
           }
         }
       } else {
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
           uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 3;
           const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 3;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 8u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                  xsum += xv;
+          uint32_t mslport_start1 = lane;
+          uint32_t c_1{};
+          if (st.mslport_alive[wi]) {
+            c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+            {
+              const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+              const uint32_t word_1 = wr[c_1];
+              const uint32_t base_1 = c_1 << 3;
+              float qx_1 = 0.0f;
+              float xsum_1 = 0.0f;
+              for (uint32_t k_1 = 0u; k_1 < 8u; ++k_1) {
+                const float xv_1 = xc[base_1 + k_1];
+                qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 4u)) & 15u), xv_1, qx_1);
+                xsum_1 += xv_1;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+            }
+          }
+        }
+      }
+    }
+  }
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {  // one SIMD group at a time through the whole loop
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u)); mslport_tail1 += 1u) {
+        // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            const uint32_t* wr = W_packed + (r * words);
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c{};
+              {  // if (mslport_alive): true in this copy
+                c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+                if (c < words) {
+                  const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+                  const uint32_t word = wr[c];
+                  const uint32_t base = c << 3;
+                  float qx = 0.0f;
+                  float xsum = 0.0f;
+                  for (uint32_t k = 0u; k < 8u; ++k) {
+                    const float xv = xc[base + k];
+                    qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                    xsum += xv;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
-          }}
+          }
         } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 3;
             const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 3;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 8u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
-                  xsum += xv;
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c{};
+              if (st.mslport_alive[wi]) {
+                c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+                if (c < words) {
+                  const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+                  const uint32_t word = wr[c];
+                  const uint32_t base = c << 3;
+                  float qx = 0.0f;
+                  float xsum = 0.0f;
+                  for (uint32_t k = 0u; k < 8u; ++k) {
+                    const float xv = xc[base + k];
+                    qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                    xsum += xv;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
           }
         }
       }
-      mslport_tail1 += 1u;
+    }
+  } else {
+    for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u)); mslport_tail1 += 1u) {
+      // work-item loops split here (quant_matvec.metal:69:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          {  // if (mslport_alive): true in this copy
+            c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 3;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 8u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 3;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 8u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 4u)) & 15u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      }
     }
   }
   // simd_sum at quant_matvec.metal:82:25: combines the active lanes of each 32-lane SIMD group
@@ -435,16 +470,16 @@ void dequant_matvec_4bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c2_act[wi] = act;
-    if (act) { st.mslport_c2_in[wi] = st.acc[wi]; }
+    st.mslport_c0_act[wi] = act;
+    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c2_act[wi]) st.total[wi] = st.mslport_c2_out[wi];
+    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
   if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {
@@ -553,9 +588,9 @@ struct dequant_matvec_8bit_v3_state {
   float acc[mslport::kMaxThreads];
   const uint16_t* br[mslport::kMaxThreads];
   const uint16_t* sr[mslport::kMaxThreads];
-  bool mslport_c2_act[mslport::kMaxThreads];
-  float mslport_c2_in[mslport::kMaxThreads];
-  float mslport_c2_out[mslport::kMaxThreads];
+  bool mslport_c0_act[mslport::kMaxThreads];
+  float mslport_c0_in[mslport::kMaxThreads];
+  float mslport_c0_out[mslport::kMaxThreads];
 };
 
 // One threadgroup.
@@ -567,6 +602,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   float xc[4096];
   const uint32_t tg_index = geo.tg_pos.x;
   const uint32_t tg_threads = geo.tg_size.x;
+  for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+  for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+  #pragma omp simd
+  for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+    const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+  }
+  uint32_t words;
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
@@ -613,26 +655,13 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
     const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
     uint32_t r = (tg_index * 8u) + sg;
-    uint32_t words = in_dim >> 2;
-    const uint32_t* wr = W_packed + (r * words);
     #pragma omp simd
     for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = (lx - mslport_sx);
-      uint32_t mslport_start1 = lane;
-      uint32_t words_per_group{};
-      uint32_t groups{};
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
-      }
-      if (st.mslport_alive[wi]) {
-        words_per_group = (group_size >> 2);
-        groups = (mslport::udiv(in_dim, group_size));
-        st.sr[wi] = (scales + (r * groups));
-        st.br[wi] = (biases + (r * groups));
-        st.acc[wi] = 0.0f;
       }
     }}
   } else {
@@ -641,327 +670,368 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
     #pragma omp simd
     for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
       const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-      const uint32_t lane = wi % mslport::kSimdWidth;
       const uint32_t sg = wi / mslport::kSimdWidth;
       uint32_t r = (tg_index * 8u) + sg;
-      uint32_t words = in_dim >> 2;
-      const uint32_t* wr = W_packed + (r * words);
-      uint32_t mslport_start1 = lane;
-      uint32_t words_per_group{};
-      uint32_t groups{};
       if (r >= out_dim) {
         {
           st.mslport_alive[wi] = false;
         }
       }
-      if (st.mslport_alive[wi]) {
-        words_per_group = (group_size >> 2);
-        groups = (mslport::udiv(in_dim, group_size));
-        st.sr[wi] = (scales + (r * groups));
-        st.br[wi] = (biases + (r * groups));
-        st.acc[wi] = 0.0f;
-      }
     }
   }
   mslport_all_alive = mslport::all_true(st.mslport_alive, nthreads);
-  {
-    uint32_t mslport_iter1 = 0u;
-    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
-      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-      bool mslport_cond0 = false;
-      {
-        bool mslport_first = true;
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          uint32_t words = in_dim >> 2;
-          if (!st.mslport_alive[wi]) continue;
-          const bool mslport_v = mslport_iter1 < mslport::full_trips(words, 32u, 32u);
-          if (mslport_first) { mslport_cond0 = mslport_v; mslport_first = false; }
-          else if (mslport_v != mslport_cond0) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
+  words = (in_dim >> 2);
+  if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      const uint32_t* wr = W_packed + (r * words);
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        {  // if (mslport_alive): true in this copy
+          words_per_group = (group_size >> 2);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
+        }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        const uint32_t* wr = W_packed + (r * words);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        {  // if (mslport_alive): true in this copy
+          words_per_group = (group_size >> 2);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
       }
-      if (!mslport_cond0) break;
-      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            {  // if (mslport_alive): true in this copy
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 2;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }}
-        } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            {  // if (mslport_alive): true in this copy
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 2;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }
+    }
+  } else {
+    if (geo.tg_size.x % mslport::kSimdWidth == 0) {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+      uint32_t r = (tg_index * 8u) + sg;
+      const uint32_t* wr = W_packed + (r * words);
+      #pragma omp simd
+      for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = (lx - mslport_sx);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        if (st.mslport_alive[wi]) {
+          words_per_group = (group_size >> 2);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
-      } else {
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            if (st.mslport_alive[wi]) {
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 2;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }}
-        } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
-            uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
-            const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c_1{};
-            if (st.mslport_alive[wi]) {
-              c_1 = (mslport_start1 + (mslport_iter1 * 32u));
-              {
-                const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
-                const uint32_t word_1 = wr[c_1];
-                const uint32_t base_1 = c_1 << 2;
-                float qx_1 = 0.0f;
-                float xsum_1 = 0.0f;
-                for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
-                  const float xv_1 = xc[base_1 + k_1];
-                  qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
-                  xsum_1 += xv_1;
-                }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
-              }
-            }
-          }
+      }}
+    } else {
+      for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+      for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+      #pragma omp simd
+      for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+        const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+        const uint32_t lane = wi % mslport::kSimdWidth;
+        const uint32_t sg = wi / mslport::kSimdWidth;
+        uint32_t r = (tg_index * 8u) + sg;
+        const uint32_t* wr = W_packed + (r * words);
+        uint32_t mslport_start1 = lane;
+        uint32_t words_per_group{};
+        uint32_t groups{};
+        if (st.mslport_alive[wi]) {
+          words_per_group = (group_size >> 2);
+          groups = (mslport::udiv(in_dim, group_size));
+          st.sr[wi] = (scales + (r * groups));
+          st.br[wi] = (biases + (r * groups));
+          st.acc[wi] = 0.0f;
         }
       }
-      mslport_iter1 += 1u;
     }
   }
-  {
-    uint32_t mslport_tail1 = 0u;
-    for (bool mslport_first_iter = true;; mslport_first_iter = false) {
-      // Threads must agree on this condition (it guards a barrier or SIMD-group function).
-      bool mslport_cond1 = false;
-      {
-        bool mslport_first = true;
-        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-          uint32_t words = in_dim >> 2;
-          if (!st.mslport_alive[wi]) continue;
-          const bool mslport_v = mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u));
-          if (mslport_first) { mslport_cond1 = mslport_v; mslport_first = false; }
-          else if (mslport_v != mslport_cond1) { err.set(mslport::divergence_message("quant_matvec.metal:125:5", geo)); return; }
-        }
-      }
-      if (!mslport_cond1) break;
-      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
-      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
-          uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
-          const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 2;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 4u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                  xsum += xv;
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {  // one SIMD group at a time through the whole loop
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(words, 32u, 32u); mslport_iter1 += 1u) {
+        // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            const uint32_t* wr = W_packed + (r * words);
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c_1{};
+              {  // if (mslport_alive): true in this copy
+                c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+                {
+                  const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+                  const uint32_t word_1 = wr[c_1];
+                  const uint32_t base_1 = c_1 << 2;
+                  float qx_1 = 0.0f;
+                  float xsum_1 = 0.0f;
+                  for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                    const float xv_1 = xc[base_1 + k_1];
+                    qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                    xsum_1 += xv_1;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
-          }}
+          }
         } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
             const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            {  // if (mslport_alive): true in this copy
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 2;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 4u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                  xsum += xv;
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c_1{};
+              if (st.mslport_alive[wi]) {
+                c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+                {
+                  const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+                  const uint32_t word_1 = wr[c_1];
+                  const uint32_t base_1 = c_1 << 2;
+                  float qx_1 = 0.0f;
+                  float xsum_1 = 0.0f;
+                  for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                    const float xv_1 = xc[base_1 + k_1];
+                    qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                    xsum_1 += xv_1;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
+            }
+          }
+        }
+      }
+    }
+  } else {
+    for (uint32_t mslport_iter1 = 0u; mslport_iter1 < mslport::full_trips(words, 32u, 32u); mslport_iter1 += 1u) {
+      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c_1{};
+          {  // if (mslport_alive): true in this copy
+            c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+            {
+              const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+              const uint32_t word_1 = wr[c_1];
+              const uint32_t base_1 = c_1 << 2;
+              float qx_1 = 0.0f;
+              float xsum_1 = 0.0f;
+              for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                const float xv_1 = xc[base_1 + k_1];
+                qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                xsum_1 += xv_1;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
             }
           }
         }
       } else {
-        if (geo.tg_size.x % mslport::kSimdWidth == 0) {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
-          const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
           uint32_t r = (tg_index * 8u) + sg;
-          uint32_t words = in_dim >> 2;
           const uint32_t* wr = W_packed + (r * words);
-          #pragma omp simd
-          for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = (lx - mslport_sx);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 2;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 4u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                  xsum += xv;
+          uint32_t mslport_start1 = lane;
+          uint32_t c_1{};
+          if (st.mslport_alive[wi]) {
+            c_1 = (mslport_start1 + (mslport_iter1 * 32u));
+            {
+              const uint32_t g_1 = mslport::udiv(c_1, mslport_div_group_size);
+              const uint32_t word_1 = wr[c_1];
+              const uint32_t base_1 = c_1 << 2;
+              float qx_1 = 0.0f;
+              float xsum_1 = 0.0f;
+              for (uint32_t k_1 = 0u; k_1 < 4u; ++k_1) {
+                const float xv_1 = xc[base_1 + k_1];
+                qx_1 = mslport::msl::fma(float((word_1 >> (k_1 * 8u)) & 255u), xv_1, qx_1);
+                xsum_1 += xv_1;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g_1]) << 16), qx_1, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g_1]) << 16), xsum_1, st.acc[wi]));
+            }
+          }
+        }
+      }
+    }
+  }
+  if (geo.tg_size.x % mslport::kSimdWidth == 0) {  // one SIMD group at a time through the whole loop
+    for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+    for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+    for (uint32_t mslport_sx = 0; mslport_sx < geo.tg_size.x; mslport_sx += mslport::kSimdWidth) {
+      for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u)); mslport_tail1 += 1u) {
+        // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+        if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
+            uint32_t r = (tg_index * 8u) + sg;
+            const uint32_t* wr = W_packed + (r * words);
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c{};
+              {  // if (mslport_alive): true in this copy
+                c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+                if (c < words) {
+                  const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+                  const uint32_t word = wr[c];
+                  const uint32_t base = c << 2;
+                  float qx = 0.0f;
+                  float xsum = 0.0f;
+                  for (uint32_t k = 0u; k < 4u; ++k) {
+                    const float xv = xc[base + k];
+                    qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                    xsum += xv;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
-          }}
+          }
         } else {
-          for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
-          for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
-          #pragma omp simd
-          for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
-            const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-            const uint32_t lane = wi % mslport::kSimdWidth;
-            const uint32_t sg = wi / mslport::kSimdWidth;
+          {
+            const uint32_t sg = (mslport_sx + geo.tg_size.x * (ly + geo.tg_size.y * lz)) / mslport::kSimdWidth;
             uint32_t r = (tg_index * 8u) + sg;
-            uint32_t words = in_dim >> 2;
             const uint32_t* wr = W_packed + (r * words);
-            uint32_t mslport_start1 = lane;
-            uint32_t c{};
-            if (st.mslport_alive[wi]) {
-              c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
-              if (c < words) {
-                const uint32_t g = mslport::udiv(c, mslport_div_group_size);
-                const uint32_t word = wr[c];
-                const uint32_t base = c << 2;
-                float qx = 0.0f;
-                float xsum = 0.0f;
-                for (uint32_t k = 0u; k < 4u; ++k) {
-                  const float xv = xc[base + k];
-                  qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
-                  xsum += xv;
+            #pragma omp simd
+            for (uint32_t lx = mslport_sx; lx < mslport_sx + mslport::kSimdWidth; ++lx) {
+              const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+              const uint32_t lane = (lx - mslport_sx);
+              uint32_t mslport_start1 = lane;
+              uint32_t c{};
+              if (st.mslport_alive[wi]) {
+                c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+                if (c < words) {
+                  const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+                  const uint32_t word = wr[c];
+                  const uint32_t base = c << 2;
+                  float qx = 0.0f;
+                  float xsum = 0.0f;
+                  for (uint32_t k = 0u; k < 4u; ++k) {
+                    const float xv = xc[base + k];
+                    qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                    xsum += xv;
+                  }
+                  st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
                 }
-                st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
               }
             }
           }
         }
       }
-      mslport_tail1 += 1u;
+    }
+  } else {
+    for (uint32_t mslport_tail1 = 0u; mslport_tail1 < (mslport::strided_trips(words, 32u) - mslport::full_trips(words, 32u, 32u)); mslport_tail1 += 1u) {
+      // work-item loops split here (quant_matvec.metal:125:5; inserted for SIMD-group lock-step or to run a loop inside out, not a Metal barrier)
+      if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          {  // if (mslport_alive): true in this copy
+            c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 2;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 4u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      } else {
+        for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
+        for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
+        #pragma omp simd
+        for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
+          const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
+          const uint32_t lane = wi % mslport::kSimdWidth;
+          const uint32_t sg = wi / mslport::kSimdWidth;
+          uint32_t r = (tg_index * 8u) + sg;
+          const uint32_t* wr = W_packed + (r * words);
+          uint32_t mslport_start1 = lane;
+          uint32_t c{};
+          if (st.mslport_alive[wi]) {
+            c = (mslport_start1 + ((mslport::full_trips(words, 32u, 32u) + mslport_tail1) * 32u));
+            if (c < words) {
+              const uint32_t g = mslport::udiv(c, mslport_div_group_size);
+              const uint32_t word = wr[c];
+              const uint32_t base = c << 2;
+              float qx = 0.0f;
+              float xsum = 0.0f;
+              for (uint32_t k = 0u; k < 4u; ++k) {
+                const float xv = xc[base + k];
+                qx = mslport::msl::fma(float((word >> (k * 8u)) & 255u), xv, qx);
+                xsum += xv;
+              }
+              st.acc[wi] = mslport::msl::fma(mslport::as_type<float>(uint32_t(st.sr[wi][g]) << 16), qx, mslport::msl::fma(mslport::as_type<float>(uint32_t(st.br[wi][g]) << 16), xsum, st.acc[wi]));
+            }
+          }
+        }
+      }
     }
   }
   // simd_sum at quant_matvec.metal:138:25: combines the active lanes of each 32-lane SIMD group
@@ -971,16 +1041,16 @@ void dequant_matvec_8bit_v3_threadgroup(const uint32_t* W_packed, const uint16_t
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
     const bool act = st.mslport_alive[wi];
-    st.mslport_c2_act[wi] = act;
-    if (act) { st.mslport_c2_in[wi] = st.acc[wi]; }
+    st.mslport_c0_act[wi] = act;
+    if (act) { st.mslport_c0_in[wi] = st.acc[wi]; }
   }
-  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c2_in, st.mslport_c2_act, nthreads, st.mslport_c2_out);
+  mslport::simd_reduce(mslport::Reduce::Sum, st.mslport_c0_in, st.mslport_c0_act, nthreads, st.mslport_c0_out);
   for (uint32_t lz = 0; lz < geo.tg_size.z; ++lz)
   for (uint32_t ly = 0; ly < geo.tg_size.y; ++ly)
   #pragma omp simd
   for (uint32_t lx = 0; lx < geo.tg_size.x; ++lx) {
     const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
-    if (st.mslport_c2_act[wi]) st.total[wi] = st.mslport_c2_out[wi];
+    if (st.mslport_c0_act[wi]) st.total[wi] = st.mslport_c0_out[wi];
   }
   if (mslport_all_alive) {  // no work-item has returned: the loops below without the `alive` test
     if (geo.tg_size.x % mslport::kSimdWidth == 0) {

@@ -222,10 +222,12 @@ kernel void k(device const float* a [[buffer(0)]], device const float* b [[buffe
   EXPECT_EQ(back::openmp::insert_loop_schedule_points(k), 3);  // kk > 0, both branches of kk > 1
 }
 
-TEST(LoopSchedulePoints, UniformBranchesStayBranchesUnderAnEarlyReturnOnlyOnParameters) {
+TEST(LoopSchedulePoints, UniformBranchesStayBranchesUnderAnEarlyReturnOnParametersAndTheirValues) {
   // After the return, `if (kk > 0u)` (a parameter) stays a branch the
-  // threadgroup takes once; `if (m > 2u)` reads a variable the returned
-  // threads never assigned, so it becomes a per-thread mask.
+  // threadgroup takes once, and so does `if (m > 2u)`: m = kk * 2u, a value
+  // of parameters, is assigned for every thread, the returned ones too, so
+  // they agree on the branch (predicate_sync.cc). Before, m was assigned for
+  // the others only, and the branch became a per-thread mask.
   auto m = parse_or_die(R"(
 kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)]],
               constant uint& n [[buffer(2)]], constant uint& kk [[buffer(3)]],
@@ -242,8 +244,9 @@ kernel void k(device const float* a [[buffer(0)]], device float* out [[buffer(1)
   ASSERT_TRUE(lower_with_schedule_points(m, m.kernels[0], diags));
   std::string ir_text = ir::print_kernel(m, m.kernels[0]);
   EXPECT_NE(ir_text.find("if (kk > 0u) {"), std::string::npos) << ir_text;
-  EXPECT_NE(ir_text.find("%mslport_mask0: bool = mslport_alive && (m > 2u)"), std::string::npos) << ir_text;
-  EXPECT_EQ(ir_text.find("mslport_mask1"), std::string::npos) << ir_text;
+  EXPECT_NE(ir_text.find("    m = kk * 2u\n"), std::string::npos) << ir_text;  // at the top level, not under alive
+  EXPECT_NE(ir_text.find("if (m > 2u) {"), std::string::npos) << ir_text;
+  EXPECT_EQ(ir_text.find("mslport_mask"), std::string::npos) << ir_text;
 }
 
 TEST(LoopSchedulePoints, StreamedReadsGetAPrefetchHintInTheFullIterations) {
