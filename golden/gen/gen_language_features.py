@@ -24,7 +24,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_union_constructors", "feat_constant_table_pointer", "feat_bool_vectors",
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
-           "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective"]
+           "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
+           "feat_half_constants"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -187,6 +188,7 @@ def generate():
     uniform_switch_collective("mode2", "mode 2, limit 6; dispatchThreads 70 in 32-thread groups (the last "
                               "has 6 threads)", 70, 2, 6)
     uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
+    half_constants("all", "the 16 constants, written by one thread")
     template_literal_calls("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     host_function_constants("by_name", "taps 3, square false, scale 0.5, bias 0.25, set by name; 4 threadgroups "
                             "of 32", 4, {"taps": 3, "square": False, "scale": 0.5, "bias": 0.25})
@@ -396,6 +398,23 @@ def host_function_constants(case, desc, n_tg, constants):
     c.save()
 
 
+def template_literal_calls(case, desc, n):
+    """The kernel's header comment: x = k/8 with |k| <= 80, so x / 4, x * 0.25
+    and x * 0.5 are exact in half and float, and so is every result."""
+    rng = rng_for("feat_template_literal_calls", case)
+    x = rng.integers(-80, 81, size=n) / 8.0
+    x[:3] = [-2.0, 2.0, -0.5]   # the hard sigmoid's ends; x * 0.5 + 0.25 = 0
+    out = np.stack([np.clip(x / 4 + 0.5, 0, 1), np.abs(x * 0.25 - 1), np.floor(x * 0.5 + 0.25)], axis=1).reshape(-1)
+    for name, dt in (("feat_template_literal_calls_f", np.float32), ("feat_template_literal_calls_h", np.float16)):
+        c = Case(name, case, desc)
+        c.threads([n, 1, 1], [32, 1, 1])
+        c.read(0, "in", x.astype(dt) if dt == np.float32 else x.astype(dt).view(np.uint16))
+        o = out.astype(dt)
+        c.write(1, "out", o if dt == np.float32 else o.view(np.uint16), 0, 0,
+                "eighths scaled by powers of two: every result is exact in half and float")
+        c.save()
+
+
 def uniform_switch_collective(case, desc, n, mode, limit):
     """The kernel's header comment: sums of eighths times 1 or 2, exact."""
     rng = rng_for("feat_uniform_switch_collective", case)
@@ -416,23 +435,18 @@ def uniform_switch_collective(case, desc, n, mode, limit):
     c.save()
 
 
-
-def template_literal_calls(case, desc, n):
-    """The kernel's header comment: x = k/8 with |k| <= 80, so x / 4, x * 0.25
-    and x * 0.5 are exact in half and float, and so is every result."""
-    rng = rng_for("feat_template_literal_calls", case)
-    x = rng.integers(-80, 81, size=n) / 8.0
-    x[:3] = [-2.0, 2.0, -0.5]   # the hard sigmoid's ends; x * 0.5 + 0.25 = 0
-    out = np.stack([np.clip(x / 4 + 0.5, 0, 1), np.abs(x * 0.25 - 1), np.floor(x * 0.5 + 0.25)], axis=1).reshape(-1)
-    for name, dt in (("feat_template_literal_calls_f", np.float32), ("feat_template_literal_calls_h", np.float16)):
-        c = Case(name, case, desc)
-        c.threads([n, 1, 1], [32, 1, 1])
-        c.read(0, "in", x.astype(dt) if dt == np.float32 else x.astype(dt).view(np.uint16))
-        o = out.astype(dt)
-        c.write(1, "out", o if dt == np.float32 else o.view(np.uint16), 0, 0,
-                "eighths scaled by powers of two: every result is exact in half and float")
-        c.save()
-
+def half_constants(case, desc):
+    """Each constant of the kernel's table rounded to half (NumPy rounds a
+    float64 to float16 correctly); M_PI_H * 2 doubles a half exactly."""
+    import math
+    values = [65504.0, math.e, math.log2(math.e), math.log10(math.e), math.log(2), math.log(10), math.pi,
+              math.pi / 2, math.pi / 4, 1 / math.pi, 2 / math.pi, 2 / math.sqrt(math.pi), math.sqrt(2),
+              math.sqrt(0.5), -65504.0, float(np.float16(math.pi)) * 2]
+    c = Case("feat_half_constants", case, desc)
+    c.threads([1, 1, 1], [1, 1, 1])
+    c.write(0, "out", np.array(values, dtype=np.float64).astype(np.float16).view(np.uint16), 0, 0,
+            "each constant correctly rounded to half: bit-exact")
+    c.save()
 
 
 def bool_vectors(case, desc, n):
