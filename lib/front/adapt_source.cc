@@ -351,7 +351,11 @@ class Adapter {
         continue;
       }
       function_constant_defined_[name] = defined;
-      std::string repl = defined ? "= (" + value + ")" : "= {}";
+      // An optional one without a value is extern too: clang then folds no
+      // condition that reads its value (`if (c == 2)` would otherwise take
+      // `= {}` as 0), and the front end says it has no value where it is read.
+      if (!defined) insert(t_[decl_start(i - 1)].begin, "extern ");
+      std::string repl = defined ? "= (" + value + ")" : "";
       replace(t_[i].begin, t_[close].end, repl, in_directive);
       insert(t_[close + 1].end,
              std::string(" constant bool ") + kFcDefinedPrefix + name + " = " + (defined ? "true" : "false") + ";");

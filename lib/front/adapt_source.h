@@ -35,8 +35,8 @@
 //    `is_function_constant_defined(name)` reads a companion constant
 //    `__mslport_fc_defined_name`. An optional constant (one that
 //    is_function_constant_defined names) with no value is declared
-//    undefined (`= {}`, its companion false), for the front end to diagnose
-//    where its value is used. A required one with no value is set by the
+//    undefined (`extern`, its companion false): no condition that reads its
+//    value folds, and the front end diagnoses where its value is used. A required one with no value is set by the
 //    host at dispatch: `extern constant T name;`, its companion true, and
 //    its index in `__mslport_fc_index_name`.
 //  * Casts to a vector type (`(float4)h`, `static_cast<float4>(i)`) and, for

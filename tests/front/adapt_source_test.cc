@@ -123,7 +123,7 @@ TEST(AdaptSource, FunctionConstantsTakeTheirValues) {
       o);
   EXPECT_CONTAINS(r.text, "constant bool use_bias = (true); constant bool __mslport_fc_defined_use_bias = true;");
   EXPECT_CONTAINS(r.text, "constant int width = (7); constant bool __mslport_fc_defined_width = true;");
-  EXPECT_CONTAINS(r.text, "constant float gain = {}; constant bool __mslport_fc_defined_gain = false;");
+  EXPECT_CONTAINS(r.text, "extern constant float gain ; constant bool __mslport_fc_defined_gain = false;");
   EXPECT_EQ(r.function_constants.at("gain"), 2);
   EXPECT_FALSE(r.function_constant_defined.at("gain"));
 }
