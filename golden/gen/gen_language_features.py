@@ -25,7 +25,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
-           "feat_half_constants"]
+           "feat_half_constants", "feat_reference_arguments"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -188,6 +188,7 @@ def generate():
     uniform_switch_collective("mode2", "mode 2, limit 6; dispatchThreads 70 in 32-thread groups (the last "
                               "has 6 threads)", 70, 2, 6)
     uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
+    reference_arguments("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     half_constants("all", "the 16 constants, written by one thread")
     template_literal_calls("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     host_function_constants("by_name", "taps 3, square false, scale 0.5, bias 0.25, set by name; 4 threadgroups "
@@ -446,6 +447,25 @@ def half_constants(case, desc):
     c.threads([1, 1, 1], [1, 1, 1])
     c.write(0, "out", np.array(values, dtype=np.float64).astype(np.float16).view(np.uint16), 0, 0,
             "each constant correctly rounded to half: bit-exact")
+    c.save()
+
+
+def reference_arguments(case, desc, n):
+    """The kernel's header comment. a: eighths in [-10, 10]; v: halves of
+    quarters in [-8, 8]: every float and half operation is exact."""
+    rng = rng_for("feat_reference_arguments", case)
+    x = eighths(rng, n)
+    y = (rng.integers(-32, 33, size=(n, 4)) / 4.0).astype(np.float16)
+    a = x.astype(np.float64)
+    v = y.astype(np.float64)
+    out = ((a + 1) * 2 + 3) + (a * 2 + a * 0.5)
+    outh = ((v - 1) * 2 + np.abs(v) * 2).astype(np.float16)
+    c = Case("feat_reference_arguments", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.read(1, "y", y.view(np.uint16))
+    c.write(2, "out", f32(out), 0, 0, EXACT)
+    c.write(3, "outh", outh.view(np.uint16), 0, 0, "quarters up to 32 in half: every operation exact, bit-exact")
     c.save()
 
 

@@ -633,7 +633,28 @@ ir::ExprPtr member_chain(const ir::Module& m, ir::ExprPtr base, const std::vecto
   return base;
 }
 
+// `::metal::__mslport_box<T>{x}.v` (front/reference_arguments.h): x.
+std::optional<CXCursor> FunctionBuilder::boxed_value(CXCursor member_ref) {
+  if (spelling(member_ref) != "v") return std::nullopt;
+  auto ch = expr_children(member_ref);
+  if (ch.size() != 1) return std::nullopt;
+  CXCursor base = ch[0];
+  CXCursor box = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(base)));
+  if (clang_Cursor_isNull(box) || spelling(box) != "__mslport_box" || !ctx_.in_shim(box)) return std::nullopt;
+  // Through the temporary's materialisation and the functional cast
+  // (`__mslport_box<T>{...}`), to the brace list.
+  while (clang_getCursorKind(base) != CXCursor_InitListExpr) {
+    auto inner = expr_children(base);
+    if (inner.empty()) return std::nullopt;
+    base = inner.back();
+  }
+  auto elems = expr_children(base);
+  if (elems.size() != 1) return std::nullopt;
+  return elems[0];
+}
+
 ir::ExprPtr FunctionBuilder::member(CXCursor c) {
+  if (auto value = boxed_value(c)) return expr(*value);
   CXCursor field = clang_getCursorReferenced(c);
   auto ch = expr_children(c);
   auto t = type_of(c);
@@ -1511,8 +1532,10 @@ ir::ExprPtr FunctionBuilder::unexposed(CXCursor c) {
   CXCursor sub = ch[0];
   CXType sub_ct = clang_getCanonicalType(clang_getCursorType(sub));
   // ext_vector member access: the node's extent ends after `.name`, past
-  // its operand's (an implicit cast has exactly its operand's extent).
-  if (sub_ct.kind == CXType_ExtVector) {
+  // its operand's (an implicit cast has exactly its operand's extent). Not
+  // a boxed argument's `.v`, a field (reference_arguments.h).
+  const bool boxed = clang_getCursorKind(sub) == CXCursor_MemberRefExpr && boxed_value(sub).has_value();
+  if (sub_ct.kind == CXType_ExtVector && !boxed) {
     std::string accessor;
     if (vector_accessor(c, sub, &accessor)) return swizzle(c, sub, accessor);
     CXType self_ct = clang_getCanonicalType(clang_getCursorType(c));
@@ -1520,10 +1543,15 @@ ir::ExprPtr FunctionBuilder::unexposed(CXCursor c) {
     // It shows as an extent that differs from the operand's, a changed lane
     // count, or (libclang names implicit casts after their operand's
     // declaration) a lost name.
+    // (An assignment or a call has no accessor: the node around one of the
+    // same type and extent holds its temporaries, as ExprWithCleanups.)
+    const CXCursorKind sub_kind = clang_getCursorKind(sub);
+    const bool operation = sub_kind == CXCursor_BinaryOperator || sub_kind == CXCursor_CompoundAssignOperator ||
+                           sub_kind == CXCursor_CallExpr;
     bool accessor_in_macro = !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(sub)) ||
                              self_ct.kind != CXType_ExtVector ||
                              clang_getNumElements(self_ct) != clang_getNumElements(sub_ct) ||
-                             (spelling(c).empty() && !spelling(sub).empty());
+                             (spelling(c).empty() && !spelling(sub).empty() && !operation);
     if (accessor_in_macro) {
       ctx_.unsupported(c, "vector component access inside a macro body");
       return nullptr;

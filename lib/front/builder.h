@@ -47,6 +47,7 @@ class FunctionBuilder {
   ir::ExprPtr binary(CXCursor c);
   ir::ExprPtr conditional(CXCursor c);
   ir::ExprPtr subscript(CXCursor c);
+  std::optional<CXCursor> boxed_value(CXCursor member_ref);
   ir::ExprPtr member(CXCursor c);
   ir::ExprPtr call(CXCursor c);
   ir::ExprPtr inline_call(CXCursor c, CXCursor fn);

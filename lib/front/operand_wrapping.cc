@@ -5,7 +5,8 @@
 
 namespace mslport::front {
 
-size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call) {
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call,
+                     const std::string& after) {
   std::string& t = *text;
   std::sort(ranges.begin(), ranges.end(), [](const OperandRange& a, const OperandRange& b) {
     return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
@@ -20,7 +21,7 @@ size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const 
     edits.push_back(r);
   }
   std::vector<OperandWrap> wraps;
-  for (const auto& e : edits) wraps.push_back({e.begin, e.end, open});
+  for (const auto& e : edits) wraps.push_back({e.begin, e.end, open, ")" + after});
   apply_wraps(text, wraps);
   return wraps.size();
 }
@@ -34,7 +35,7 @@ void apply_wraps(std::string* text, const std::vector<OperandWrap>& wraps) {
     out.append(t, from, w.begin - from);
     out += w.open;
     out.append(t, w.begin, w.end - w.begin);
-    out += ")";
+    out += w.close;
     from = w.end;
   }
   out.append(t, from, std::string::npos);

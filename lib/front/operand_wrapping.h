@@ -17,15 +17,17 @@ struct OperandRange {
   unsigned begin = 0, end = 0;  // end exclusive
 };
 
-// Wraps each range of `text` in `call(...)` (call: "::metal::f<float>").
-// Returns how many were wrapped.
-size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call);
+// Wraps each range of `text` in `call(...)` (call: "::metal::f<float>"),
+// followed by `after` (".v": `call(...).v`). Returns how many were wrapped.
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call,
+                     const std::string& after = "");
 
 // The edit itself: each range (sorted, none overlapping) becomes
-// `open` + its text + ")". Lines never move.
+// `open` + its text + `close`. Lines never move.
 struct OperandWrap {
   unsigned begin = 0, end = 0;
   std::string open;  // "f(", "f<decltype(v)>("
+  std::string close = ")";
 };
 void apply_wraps(std::string* text, const std::vector<OperandWrap>& wraps);
 

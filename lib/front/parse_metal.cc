@@ -22,6 +22,7 @@
 #include "front/half_bfloat_casts.h"
 #include "front/included_files.h"
 #include "front/metal_lexer.h"
+#include "front/reference_arguments.h"
 #include "front/scalar_operands.h"
 #include "front/types.h"
 #include "front/vector_arguments.h"
@@ -718,6 +719,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     if (mend_by_file(half_bfloat_casts(tu), convert_cast_operands_through_float)) changed = true;
     if (mend_by_file(vector_argument_lists(tu), construct_vector_arguments)) changed = true;
     if (mend_by_file(address_space_conditional_operands(tu), copy_conditional_operands)) changed = true;
+    if (mend_by_file(unbound_reference_arguments(tu), box_reference_arguments)) changed = true;
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
