@@ -25,7 +25,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_reinterpret_cast", "feat_mixed_scalar_vector", "feat_mixed_scalar_vector_f4",
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
-           "feat_half_constants", "feat_reference_arguments"]
+           "feat_half_constants", "feat_reference_arguments",
+           "feat_uniform_trip_loop"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -188,6 +189,8 @@ def generate():
     uniform_switch_collective("mode2", "mode 2, limit 6; dispatchThreads 70 in 32-thread groups (the last "
                               "has 6 threads)", 70, 2, 6)
     uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
+    uniform_trip_loop("small", "3 threadgroups of 64, 5 steps each", 3, 5)
+    uniform_trip_loop("one_step", "2 threadgroups of 64, 1 step each", 2, 1)
     reference_arguments("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     half_constants("all", "the 16 constants, written by one thread")
     template_literal_calls("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
@@ -466,6 +469,20 @@ def reference_arguments(case, desc, n):
     c.read(1, "y", y.view(np.uint16))
     c.write(2, "out", f32(out), 0, 0, EXACT)
     c.write(3, "outh", outh.view(np.uint16), 0, 0, "quarters up to 32 in half: every operation exact, bit-exact")
+    c.save()
+
+
+def uniform_trip_loop(case, desc, groups, steps):
+    """The kernel's header comment: sums of eighths, exact."""
+    rng = rng_for("feat_uniform_trip_loop", case)
+    x = eighths(rng, groups * steps * 64)
+    xv = x.astype(np.float64).reshape(groups, steps, 64)
+    out = np.roll(xv, -1, axis=2).sum(axis=1).reshape(-1)   # lane l reads lane (l + 1) % 64
+    c = Case("feat_uniform_trip_loop", case, desc)
+    c.threadgroups([groups, 1, 1], [64, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.read(2, "n", np.array([steps], dtype=np.uint32))
     c.save()
 
 

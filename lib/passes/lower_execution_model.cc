@@ -9,6 +9,7 @@
 #include "passes/normalize_blocks.h"
 #include "passes/predicate_sync.h"
 #include "passes/simd_matrix_elements.h"
+#include "passes/uniform_loop_counters.h"
 
 namespace mslport::passes {
 using namespace ir;
@@ -75,6 +76,9 @@ bool lower_statements(Pipeline& p, Module& m, Kernel& k, const LowerOptions& opt
   DiagEngine& diags = p.diags();
   if (!p.run("verify", k, [&] { return verify_kernel(m, k, diags); })) return false;
   if (!p.run("normalize_blocks", k, [&] { return normalize_blocks(k), true; })) return false;
+  // Then, before any step judges a loop around a barrier: one whose bounds
+  // both move with the thread runs on a uniform counter instead.
+  if (!p.run("uniform_loop_counters", k, [&] { return uniform_loop_counters(k), true; })) return false;
   // Before the barriers and collectives are lowered: it adds barriers (and
   // needs every statement list a Block, which normalize_blocks makes).
   if (!p.run("thread_elements", k, [&] { return lower_thread_elements(k, diags); })) return false;
