@@ -26,7 +26,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
            "feat_half_constants", "feat_reference_arguments",
-           "feat_uniform_trip_loop"]
+           "feat_uniform_trip_loop", "feat_constant_copies"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -189,6 +189,7 @@ def generate():
     uniform_switch_collective("mode2", "mode 2, limit 6; dispatchThreads 70 in 32-thread groups (the last "
                               "has 6 threads)", 70, 2, 6)
     uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
+    constant_copies("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     uniform_trip_loop("small", "3 threadgroups of 64, 5 steps each", 3, 5)
     uniform_trip_loop("one_step", "2 threadgroups of 64, 1 step each", 2, 1)
     reference_arguments("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
@@ -484,6 +485,29 @@ def uniform_trip_loop(case, desc, groups, steps):
     c.write(1, "out", f32(out), 0, 0, EXACT)
     c.read(2, "n", np.array([steps], dtype=np.uint32))
     c.save()
+
+
+def constant_copies(case, desc, n):
+    """The kernel's header comment, with its table; eighths: exact."""
+    rng = rng_for("feat_constant_copies", case)
+    params = np.dtype([("scale", "<f4"), ("offset", "<f4"), ("bias", "<i4")])
+    pair = np.dtype([("value", "<f4"), ("bias", "<i4")])
+    table = [(1.0, 0.5, 1), (2.0, -1.0, 2), (-0.5, 4.0, 3)]
+    x = eighths(rng, n)
+    p = np.array([(1.5, 0.0, -7)], dtype=params)
+    k = np.arange(n) % 3
+    out = np.zeros(n, dtype=pair)
+    out["value"] = f32(1.5 * x.astype(np.float64) + np.array([t[1] for t in table])[k])
+    out["bias"] = -7 + np.array([t[2] for t in table])[k]
+    row = np.array([table[2 - j] for j in k], dtype=params)
+    c = Case("feat_constant_copies", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.read(1, "p", p)
+    c.write(2, "out", out, 0, 0, "one float32 product and sum of eighths, and integers: exact")
+    c.write(3, "row", row, 0, 0, "copies of the table's rows: exact")
+    c.save()
+
 
 
 def bool_vectors(case, desc, n):

@@ -868,7 +868,8 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       // A scalar or vector conversion, as explicit_cast and the vector
       // constructors build it; to anything else the shim's body (To(x)).
       if (nargs != 1) break;
-      if (callee.name == "__mslport_value") return expr(arg_cursors[0]);  // a copy of the operand
+      // A copy of the operand (of an object in the constant space, for __mslport_load).
+      if (callee.name == "__mslport_value" || callee.name == "__mslport_load") return expr(arg_cursors[0]);
       if (t->is_vector()) return vector_construct(c, *t, arg_cursors);
       if (!t->is_scalar()) {  // a struct: a copy, or the shim's body (`(To)x`, its constructor)
         if (clang_equalTypes(clang_getCanonicalType(clang_getCursorType(arg_cursors[0])),

@@ -27,7 +27,8 @@ Callee classify_callee(const FrontContext& ctx, CXCursor fn) {
     c.kind = Callee::Kind::Assume;
     return c;
   }
-  if ((name == "__mslport_convert" || name == "__mslport_scalar_operand" || name == "__mslport_value") &&
+  if ((name == "__mslport_convert" || name == "__mslport_scalar_operand" || name == "__mslport_value" ||
+       name == "__mslport_load") &&
       ctx.in_shim(fn)) {
     c.kind = Callee::Kind::Conversion;
     c.name = name;

@@ -18,6 +18,7 @@
 #include "front/adapt_source.h"
 #include "front/builder.h"
 #include "front/conditional_operands.h"
+#include "front/constant_copies.h"
 #include "front/front_context.h"
 #include "front/half_bfloat_casts.h"
 #include "front/included_files.h"
@@ -720,6 +721,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     if (mend_by_file(vector_argument_lists(tu), construct_vector_arguments)) changed = true;
     if (mend_by_file(address_space_conditional_operands(tu), copy_conditional_operands)) changed = true;
     if (mend_by_file(unbound_reference_arguments(tu), box_reference_arguments)) changed = true;
+    if (mend_by_file(constant_space_copies(tu), load_constant_copies)) changed = true;
     if (!changed) break;
     unsaved = unsaved_files();
     PhaseTimer timer("libclang parse");
