@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/verifier.h"
+#include "passes/compute_constants_in_kernels.h"
 #include "passes/inline_functions.h"
 #include "support/atomic_file.h"
 #include "support/large_stack.h"
@@ -148,6 +149,9 @@ bool translate_on_this_stack(const std::string& path, Target target, const Trans
     // (their pipelines start with the same step, which then finds nothing;
     // `mslport ir --print-after=inline_functions` shows it working).
     PhaseTimer timer("inline helper functions");
+    // Constants a helper computes first: each kernel computes them in
+    // locals, whose calls are inlined with the others.
+    passes::compute_constants_in_kernels(*module);
     std::vector<ir::Kernel> keep;
     for (auto& k : module->kernels) {
       DiagEngine d;

@@ -26,7 +26,7 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
            "feat_half_constants", "feat_reference_arguments",
-           "feat_uniform_trip_loop", "feat_constant_copies"]
+           "feat_uniform_trip_loop", "feat_constant_copies", "feat_computed_constants"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -190,6 +190,7 @@ def generate():
                               "has 6 threads)", 70, 2, 6)
     uniform_switch_collective("default", "mode 1: the default branch; dispatchThreads 70", 70, 1, 6)
     constant_copies("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
+    computed_constants("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
     uniform_trip_loop("small", "3 threadgroups of 64, 5 steps each", 3, 5)
     uniform_trip_loop("one_step", "2 threadgroups of 64, 1 step each", 2, 1)
     reference_arguments("small", "dispatchThreads 70 in 32-thread groups (last partial)", 70)
@@ -508,6 +509,20 @@ def constant_copies(case, desc, n):
     c.write(3, "row", row, 0, 0, "copies of the table's rows: exact")
     c.save()
 
+
+def computed_constants(case, desc, n):
+    """The kernel's header comment: turns of eighths, doubled, plus quarters: exact."""
+    rng = rng_for("feat_computed_constants", case)
+    v = eighths(rng, (n, 2))
+    vv = v.astype(np.float64)
+    quarter = np.stack([-vv[:, 1], vv[:, 0]], axis=1)   # columns (0, 1) and (-1, 0)
+    half = -vv
+    out = np.where((np.arange(n) % 2 == 0)[:, None], quarter, half) * 2.0 + np.array([0.25, 0.5])
+    c = Case("feat_computed_constants", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "v_in", v)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
 
 
 def bool_vectors(case, desc, n):

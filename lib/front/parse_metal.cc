@@ -337,13 +337,14 @@ void build_global_const(FrontContext& ctx, CXCursor v) {
     calls_helper = calls_helper || x.kind == ir::Expr::Kind::UserCall;
     return !calls_helper;
   });
-  if (calls_helper) {
-    const std::string why = "program-scope constant '" + g.name +
-                            "' built by a function call (a matrix constructor, say) is not supported yet";
-    if (ctx.skipped) ctx.bad_constants[usr_of(v)] = why;  // partial translation: its readers are skipped
-    else ctx.error(v, why);
-    return;
-  }
+  // A helper's result (a matrix or struct constructor), or a value read
+  // from such a constant: each kernel that reads it computes it
+  // (passes::compute_constants_in_kernels).
+  ir::walk_exprs(*g.init, [&](const ir::Expr& x) {
+    calls_helper = calls_helper || (x.kind == ir::Expr::Kind::GlobalConstRef && ctx.module.constants[x.index].computed);
+    return !calls_helper;
+  });
+  g.computed = calls_helper;
   // `constant uint x = size.x;`, with `size` a constant vector, is no
   // constant expression in OpenCL C or C++ as written: a scalar is its value.
   if (g.type.is_scalar() && g.init->kind != ir::Expr::Kind::IntLit && g.init->kind != ir::Expr::Kind::FloatLit)

@@ -340,13 +340,41 @@ Kernel clone_kernel(const Kernel& k) {
   c.body = k.body ? k.body->clone() : nullptr;
   return c;
 }
+void erase_constants(Module& m, const std::vector<bool>& erase) {
+  std::vector<int> renumber(m.constants.size(), -1);
+  std::vector<GlobalConst> kept;
+  for (size_t c = 0; c < m.constants.size(); ++c)
+    if (!erase[c]) {
+      renumber[c] = (int)kept.size();
+      kept.push_back(std::move(m.constants[c]));
+    }
+  m.constants = std::move(kept);
+  auto fix = [&](Expr& x) {
+    if (x.kind == Expr::Kind::GlobalConstRef) x.index = renumber.at(x.index);
+    return true;
+  };
+  auto fix_body = [&](Stmt& body) {
+    walk_stmts_mut(body, [&](Stmt& s) {
+      if (s.expr) walk_exprs_mut(*s.expr, fix);
+      if (s.step) walk_exprs_mut(*s.step, fix);
+      return true;
+    });
+  };
+  for (auto& c : m.constants)
+    if (c.init) walk_exprs_mut(*c.init, fix);
+  for (auto& k : m.kernels)
+    if (k.body) fix_body(*k.body);
+  for (auto& f : m.functions)
+    if (f.def.body) fix_body(*f.def.body);
+}
+
 Module clone_module(const Module& m) {
   Module c;
   c.source_path = m.source_path;
   c.structs = m.structs;
   for (auto& g : m.constants)
-    c.constants.push_back(
-        GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc, g.host_set, g.function_constant_index});
+    c.constants.push_back(GlobalConst{g.name, g.type, g.init ? g.init->clone() : nullptr, g.loc, g.host_set,
+                                      g.function_constant_index, g.computed});
   for (auto& f : m.functions) c.functions.push_back(Function{clone_kernel(f.def), f.return_type, f.display_name});
   for (auto& k : m.kernels) c.kernels.push_back(clone_kernel(k));
   return c;

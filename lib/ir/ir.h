@@ -348,6 +348,9 @@ struct Var {
   Type type;         // arrays for `float a[8];`
   bool is_const = false;
   SourceLoc loc;
+  // The computed program-scope constant (index into Module::constants) this
+  // local holds for its kernel (passes::compute_constants_in_kernels), or -1.
+  int computes_constant = -1;
 };
 
 struct Param {
@@ -428,6 +431,10 @@ struct GlobalConst {
   // passes::bind_function_constants makes their reads parameter reads.
   bool host_set = false;
   int function_constant_index = -1;
+  // Its initializer calls a helper (a matrix or struct constructor): each
+  // kernel that reads it computes it once at its start
+  // (passes::compute_constants_in_kernels).
+  bool computed = false;
 };
 
 struct Kernel {
@@ -472,6 +479,11 @@ int type_size(const Module& m, const Type& t);
 int type_align(const Module& m, const Type& t);
 // Metal spelling of a type, for the IR printer and diagnostics.
 std::string type_name(const Module& m, const Type& t);
+
+// Removes the constants marked in `erase` (indexed as m.constants) and
+// renumbers the reads of the others, in kernels, helpers and constants. No
+// kept expression may read an erased constant.
+void erase_constants(Module& m, const std::vector<bool>& erase);
 
 // Convenience constructors used by the front end and passes.
 ExprPtr make_int(Type t, int64_t v, SourceLoc loc = {});

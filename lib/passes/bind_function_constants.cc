@@ -55,31 +55,10 @@ bool bind_function_constants(ir::Module& m, DiagEngine& diags) {
       return true;
     });
   }
-  // The constants that stay, renumbered.
-  std::vector<int> renumber(m.constants.size(), -1);
-  std::vector<ir::GlobalConst> kept;
-  for (size_t c = 0; c < m.constants.size(); ++c)
-    if (!moves[c]) {
-      renumber[c] = (int)kept.size();
-      kept.push_back(std::move(m.constants[c]));
-    }
-  m.constants = std::move(kept);
-  auto fix = [&](Expr& x) {
-    if (x.kind == Expr::Kind::GlobalConstRef) x.index = renumber.at(x.index);
-    return true;
-  };
-  for (auto& c : m.constants)
-    if (c.init) ir::walk_exprs_mut(*c.init, fix);
-  for (auto& k : m.kernels)
-    if (k.body)
-      ir::walk_stmts_mut(*k.body, [&](ir::Stmt& s) {
-        if (s.expr) ir::walk_exprs_mut(*s.expr, fix);
-        if (s.step) ir::walk_exprs_mut(*s.step, fix);
-        return true;
-      });
   // Every call is inlined by now (inline_functions runs first), and a
-  // helper's reads of the constants that left could not be renumbered.
+  // helper's reads of the constants that leave would be left dangling.
   m.functions.clear();
+  ir::erase_constants(m, moves);
   return ok;
 }
 

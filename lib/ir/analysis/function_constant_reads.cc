@@ -46,6 +46,12 @@ bool depends_on_host_set_constant(const Module& m, int c) {
   return !out.empty();
 }
 
+std::set<int> constants_read(const Module& m, const Kernel& k) {
+  std::set<int> out, seen_constants, seen_functions;
+  if (k.body) collect_in(m, *k.body, &out, &seen_constants, &seen_functions);
+  return seen_constants;
+}
+
 std::vector<int> host_set_constants_read(const Module& m, const Kernel& k) {
   std::set<int> out, seen_constants, seen_functions;
   if (k.body) collect_in(m, *k.body, &out, &seen_constants, &seen_functions);

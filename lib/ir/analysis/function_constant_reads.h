@@ -5,6 +5,7 @@
 // passes::bind_function_constants turns the reads into parameter reads.
 #pragma once
 
+#include <set>
 #include <vector>
 
 #include "ir/ir.h"
@@ -14,6 +15,10 @@ namespace mslport::ir::analysis {
 // Does constant `c` (an index into m.constants) depend on one the host sets?
 // True for a host-set constant itself.
 bool depends_on_host_set_constant(const Module& m, int c);
+
+// Every program-scope constant (index into m.constants) `k` reads, in its
+// body, a helper it calls, or the initializer of one it reads.
+std::set<int> constants_read(const Module& m, const Kernel& k);
 
 // The host-set constants (indices into m.constants) that `k` reads, in
 // function-constant index order.

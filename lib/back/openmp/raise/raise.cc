@@ -5,6 +5,7 @@
 #include "back/openmp/raise/invariant_division.h"
 #include "back/openmp/raise/loop_schedule_points.h"
 #include "passes/bind_function_constants.h"
+#include "passes/compute_constants_in_kernels.h"
 #include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/rename_reserved.h"
@@ -19,9 +20,14 @@ bool raise_module(const ir::Module& source, const RaiseOptions& options, DiagEng
   const bool sanitize = options.sanitize != 0;
   // Before everything: the steps after it see kernels only, and a barrier or
   // SIMD-group function of a helper is lowered like one in the kernel.
+  // First: a constant computed by a helper gets a local in each kernel that
+  // reads it, whose initializer's calls the inliner then inlines.
+  p.run("compute_constants_in_kernels", [&] { return passes::compute_constants_in_kernels(m), true; });
   if (!p.run("inline_functions", [&] { return passes::inline_functions(m, diags); })) return false;
-  // Then, with every helper's code in the kernels: the constants the host
-  // sets are read from the kernels' parameters.
+  // Then, with every helper's code in the kernels: constants computed by a
+  // helper are read from the kernels' locals, and the constants the host
+  // sets from the kernels' parameters.
+  p.run("read_computed_constants", [&] { return passes::read_computed_constants(m), true; });
   if (!p.run("bind_function_constants", [&] { return passes::bind_function_constants(m, diags); })) return false;
   // Then, before any step adds names: ir::add_var keeps those unique
   // against the renamed ones (keywords.h says which names C++ reserves).
