@@ -641,6 +641,50 @@ int address_taken_variable(const Expr& e) {
   return x->kind == Expr::Kind::VarRef ? x->index : -1;
 }
 
+std::set<int> vars_assigned(const Stmt& s) {
+  std::set<int> vars;
+  walk_stmt_exprs(s, [&](const Expr& x) {
+    if (int v = written_variable(x); v >= 0) vars.insert(v);
+    if (int v = address_taken_variable(x); v >= 0) vars.insert(v);
+    return true;
+  });
+  return vars;
+}
+
+std::set<int> params_written(const Kernel& f) {
+  std::set<int> out;
+  if (!f.body) return out;
+  auto root_param = [](const Expr* e) -> int {
+    while (e && (e->kind == Expr::Kind::Index || e->kind == Expr::Kind::Member || e->kind == Expr::Kind::Swizzle) &&
+           !e->args.empty()) {
+      // Writing through a pointer parameter (`p[i] = x`) does not write p.
+      if ((e->kind == Expr::Kind::Index && e->args[0]->type.is_pointer()) ||
+          (e->kind == Expr::Kind::Member && e->arrow))
+        return -1;
+      e = e->args[0].get();
+    }
+    return e && e->kind == Expr::Kind::ParamRef ? e->index : -1;
+  };
+  walk_stmt_exprs(*f.body, [&](const Expr& x) {
+    if (writes_operand(x) && !x.args.empty()) {
+      int p = root_param(x.args[0].get());
+      if (p >= 0) out.insert(p);
+    }
+    if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf && !x.args.empty()) {
+      int p = root_param(x.args[0].get());
+      if (p >= 0) out.insert(p);
+    }
+    // A reference argument of a nested call may write the parameter.
+    if (x.kind == Expr::Kind::UserCall)
+      for (auto& a : x.args) {
+        int p = root_param(a.get());
+        if (p >= 0) out.insert(p);
+      }
+    return true;
+  });
+  return out;
+}
+
 std::set<int> vars_written(const Stmt& s) {
   std::set<int> vars;
   walk_stmts(s, [&](const Stmt& x) {

@@ -534,6 +534,13 @@ int address_taken_variable(const Expr& e);
 // loop body gives its variable a new value each iteration). Writes through
 // pointers are not seen: see address_taken_variable.
 std::set<int> vars_written(const Stmt& s);
+// The variables `s` assigns, increments or takes the address of: those
+// whose value may change after their declaration.
+std::set<int> vars_assigned(const Stmt& s);
+// The parameters `f`'s body assigns, increments, takes the address of, or
+// passes to a helper's reference parameter (writing through a pointer
+// parameter, `p[i] = x`, does not write p).
+std::set<int> params_written(const Kernel& f);
 
 // A copy of `body` whose declarations declare new variables (names stay
 // unique in the kernel, and the uniformity of a variable is one fact for

@@ -253,41 +253,6 @@ bool is_pure(const Expr& e) {
   return pure;
 }
 
-// Parameters the function assigns, increments or takes the address of.
-std::set<int> params_written(const Kernel& f) {
-  std::set<int> out;
-  if (!f.body) return out;
-  auto root_param = [](const Expr* e) -> int {
-    while (e && (e->kind == Expr::Kind::Index || e->kind == Expr::Kind::Member || e->kind == Expr::Kind::Swizzle) &&
-           !e->args.empty()) {
-      // Writing through a pointer parameter (`p[i] = x`) does not write p.
-      if ((e->kind == Expr::Kind::Index && e->args[0]->type.is_pointer()) ||
-          (e->kind == Expr::Kind::Member && e->arrow))
-        return -1;
-      e = e->args[0].get();
-    }
-    return e && e->kind == Expr::Kind::ParamRef ? e->index : -1;
-  };
-  walk_stmt_exprs(*f.body, [&](const Expr& x) {
-    if (writes_operand(x) && !x.args.empty()) {
-      int p = root_param(x.args[0].get());
-      if (p >= 0) out.insert(p);
-    }
-    if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf && !x.args.empty()) {
-      int p = root_param(x.args[0].get());
-      if (p >= 0) out.insert(p);
-    }
-    // A reference argument of a nested call may write the parameter.
-    if (x.kind == Expr::Kind::UserCall)
-      for (auto& a : x.args) {
-        int p = root_param(a.get());
-        if (p >= 0) out.insert(p);
-      }
-    return true;
-  });
-  return out;
-}
-
 bool is_leaf_value(const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::IntLit:

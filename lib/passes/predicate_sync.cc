@@ -1,10 +1,8 @@
 #include "passes/predicate_sync.h"
 
 #include <algorithm>
-#include <optional>
 #include <set>
 
-#include "ir/analysis/constant_table_pointers.h"
 #include "ir/analysis/uniformity.h"
 #include "ir/initializer_stores.h"
 #include "passes/hoist_collectives.h"
@@ -65,6 +63,33 @@ bool needs_more_than(const Stmt& barrier, Uniformity u) {
 const Stmt* unreachable_barrier(const Stmt& s, Uniformity u) {
   if (u == Uniformity::Unknown) return nullptr;
   return first_barrier_where(s, [&](const Stmt& b) { return needs_more_than(b, u); });
+}
+
+// The variables a condition or loop bound around a barrier or collective
+// reads, and those their declarations read in turn.
+std::set<int> vars_deciding_sync(const Kernel& k) {
+  std::set<int> vars;
+  auto read = [&](const Expr& e) {
+    walk_exprs(e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef) vars.insert(x.index);
+      return true;
+    });
+  };
+  walk_stmts(*k.body, [&](const Stmt& st) {
+    const bool branches = st.kind == Stmt::Kind::If || st.kind == Stmt::Kind::For || st.kind == Stmt::Kind::While ||
+                          st.kind == Stmt::Kind::DoWhile;
+    if (branches && st.expr && contains_sync(st)) read(*st.expr);
+    return true;
+  });
+  for (bool grew = true; grew;) {
+    const size_t before = vars.size();
+    walk_stmts(*k.body, [&](const Stmt& st) {
+      if (st.kind == Stmt::Kind::Decl && st.expr && vars.count(st.var)) read(*st.expr);
+      return true;
+    });
+    grew = vars.size() != before;
+  }
+  return vars;
 }
 
 struct Predicator {
@@ -206,7 +231,7 @@ struct Predicator {
         case Expr::Kind::VarRef: other = other || !assigned_everywhere.count(x.index); break;
         // A parameter the kernel assigns (`tgpig.z = 0;`) may hold another
         // value in the threads that left before the assignment.
-        case Expr::Kind::ParamRef: other = other || written_params().count(x.index); break;
+        case Expr::Kind::ParamRef: other = other || written_params.count(x.index); break;
         case Expr::Kind::IntLit:
         case Expr::Kind::FloatLit:
         case Expr::Kind::BoolLit:
@@ -225,74 +250,12 @@ struct Predicator {
     return !other;
   }
 
-  // The variables a condition or loop bound around a barrier or collective
-  // reads, and those their declarations read in turn: the ones threads that
-  // left must agree on.
-  const std::set<int>& decides_sync() {
-    if (decides_sync_) return *decides_sync_;
-    std::set<int> vars;
-    auto read = [&](const Expr& e) {
-      walk_exprs(e, [&](const Expr& x) {
-        if (x.kind == Expr::Kind::VarRef) vars.insert(x.index);
-        return true;
-      });
-    };
-    walk_stmts(*k.body, [&](const Stmt& st) {
-      const bool branches = st.kind == Stmt::Kind::If || st.kind == Stmt::Kind::For || st.kind == Stmt::Kind::While ||
-                            st.kind == Stmt::Kind::DoWhile;
-      if (branches && st.expr && contains_sync(st)) read(*st.expr);
-      return true;
-    });
-    for (bool grew = true; grew;) {
-      const size_t before = vars.size();
-      walk_stmts(*k.body, [&](const Stmt& st) {
-        if (st.kind == Stmt::Kind::Decl && st.expr && vars.count(st.var)) read(*st.expr);
-        return true;
-      });
-      grew = vars.size() != before;
-    }
-    decides_sync_ = std::move(vars);
-    return *decides_sync_;
-  }
-  std::optional<std::set<int>> decides_sync_;
-
-  // The parameters the kernel assigns or takes the address of.
-  const std::set<int>& written_params() const {
-    if (written_params_) return *written_params_;
-    std::set<int> out;
-    walk_stmt_exprs(*k.body, [&](const Expr& x) {
-      const bool writes =
-          x.kind == Expr::Kind::Assign ||
-          (x.kind == Expr::Kind::Unary && (ir::is_increment(x.unary_op) || x.unary_op == UnaryOp::AddrOf));
-      if (writes) {
-        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
-        if (root->kind == Expr::Kind::ParamRef) out.insert(root->index);
-      }
-      return true;
-    });
-    written_params_ = std::move(out);
-    return *written_params_;
-  }
-  mutable std::optional<std::set<int>> written_params_;
-
-  // Is variable v assigned only by its declaration?
-  bool written_once(int v) const {
-    bool written = false;
-    walk_stmt_exprs(*k.body, [&](const Expr& x) {
-      const bool assigns =
-          x.kind == Expr::Kind::Assign || (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op));
-      if (assigns) {
-        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
-        written = written || (root->kind == Expr::Kind::VarRef && root->index == v);
-      }
-      if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf) {
-        const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
-        written = written || (root->kind == Expr::Kind::VarRef && root->index == v);
-      }
-      return !written;
-    });
-    return !written;
-  }
+  // Taken from the kernel before any statement moves (predicate_sync below):
+  // the variables a condition or loop bound around a barrier or collective
+  // reads, and those their declarations read in turn (the ones threads that
+  // left must agree on); the variables assigned after their declaration;
+  // the parameters the kernel writes.
+  std::set<int> decides_sync, assigned, written_params;
 
   static bool contains_collective_stmt(const Stmt& s) {
     bool found = false;
@@ -501,8 +464,8 @@ struct Predicator {
         // value of parameters is assigned for every thread, so that a
         // condition or a loop bound that reads it stays uniform for the
         // threads that left too (they then agree on the barriers in it).
-        const bool everywhere = !collective && decides_sync().count(v) && level_of(*init) == Uniformity::Threadgroup &&
-                                only_params_and_literals(*init) && written_once(v);
+        const bool everywhere = !collective && decides_sync.count(v) && !assigned.count(v) &&
+                                level_of(*init) == Uniformity::Threadgroup && only_params_and_literals(*init);
         if (init->kind == Expr::Kind::InitList) {
           // `float acc[2] = {0.f, 0.f};`: C cannot assign a brace list, so
           // the elements are stored one by one where the declaration was.
@@ -604,6 +567,9 @@ struct Predicator {
 bool predicate_sync(const Module& m, Kernel& k, int alive_var, DiagEngine& diags) {
   if (!k.body || !contains_sync(*k.body)) return true;
   Predicator p{m, k, alive_var, diags, analyze_uniformity(k)};
+  p.decides_sync = vars_deciding_sync(k);
+  p.assigned = vars_assigned(*k.body);
+  p.written_params = params_written(k);
   std::vector<int> masks;
   if (alive_var >= 0) masks.push_back(alive_var);
   p.uniform_block(*k.body, masks);

@@ -4,7 +4,6 @@
 #include <map>
 #include <vector>
 
-#include "ir/analysis/constant_table_pointers.h"
 #include "ir/analysis/uniformity.h"
 
 namespace mslport::passes {
@@ -26,16 +25,11 @@ class Rewriter {
   explicit Rewriter(ir::Kernel& k) : k_(k), info_(ir::analysis::analyze_uniformity(k)) {
     // Variables assigned only by their declaration, with its value: a bound
     // read through one is read through its value.
-    std::map<int, int> writes;
     ir::walk_stmts(*k.body, [&](const Stmt& s) {
       if (s.kind == Stmt::Kind::Decl && s.expr) values_[s.var] = s.expr.get();
       return true;
     });
-    ir::walk_stmt_exprs(*k.body, [&](const Expr& x) {
-      if (const int v = written_var(x); v >= 0) ++writes[v];
-      return true;
-    });
-    for (auto& [v, n] : writes) values_.erase(v);
+    for (int v : ir::vars_assigned(*k.body)) values_.erase(v);
   }
 
   void run(Stmt& s) {
@@ -48,16 +42,6 @@ class Rewriter {
   }
 
  private:
-  // The variable an assignment, increment or address-of writes, or -1.
-  static int written_var(const Expr& x) {
-    const bool writes =
-        x.kind == Expr::Kind::Assign ||
-        (x.kind == Expr::Kind::Unary && (ir::is_increment(x.unary_op) || x.unary_op == ir::UnaryOp::AddrOf));
-    if (!writes) return -1;
-    const Expr* root = ir::analysis::lvalue_root(*x.args[0]);
-    return root->kind == Expr::Kind::VarRef ? root->index : -1;
-  }
-
   bool uniform(const Expr& e) const { return info_.expr(k_, e) == Uniformity::Threadgroup; }
 
   // e as a sum of terms, through + and - and variables assigned once.
@@ -135,13 +119,8 @@ class Rewriter {
                            (*step.assign_op == BinaryOp::Add || *step.assign_op == BinaryOp::Sub) &&
                            uniform(*step.args[1]);
     const bool by_one = step.kind == Expr::Kind::Unary && ir::is_increment(step.unary_op);
-    if (!(by_amount || by_one) || written_var(step) != x || step.args[0]->kind != Expr::Kind::VarRef) return;
-    bool written_in_body = false;
-    ir::walk_stmt_exprs(*loop.body, [&](const Expr& e) {
-      written_in_body = written_in_body || written_var(e) == x;
-      return !written_in_body;
-    });
-    if (written_in_body) return;
+    if (!(by_amount || by_one) || ir::written_variable(step) != x || step.args[0]->kind != Expr::Kind::VarRef) return;
+    if (ir::vars_assigned(*loop.body).count(x)) return;
     std::vector<Term> start_uniform, end_uniform, varying;
     if (!split(*loop.init->expr, *cond.args[1], &start_uniform, &end_uniform, &varying)) return;
 
