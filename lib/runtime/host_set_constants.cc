@@ -131,4 +131,13 @@ std::vector<uint8_t> constant_bytes(const HostSetConstant& k, const std::string&
   return fail("a function constant of this type cannot be set at dispatch");
 }
 
+std::vector<uint8_t> dispatch_bytes(const GoldenCase& c, const HostSetConstant& k, bool opencl) {
+  auto v = case_value(c.function_constants, k);
+  if (!v)
+    throw std::runtime_error("kernel '" + c.kernel + "' reads function constant '" + k.name + "' [[function_constant(" +
+                             std::to_string(k.index) +
+                             ")]], which the host sets, but the case gives it no value (\"function_constants\")");
+  return constant_bytes(k, *v, opencl);
+}
+
 }  // namespace mslport::runtime

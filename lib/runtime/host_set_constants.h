@@ -36,4 +36,8 @@ bool case_runs_on(const GoldenCase& c, const Executor& e);
 // Throws std::runtime_error naming the constant when the value does not fit.
 std::vector<uint8_t> constant_bytes(const HostSetConstant& k, const std::string& value, bool opencl);
 
+// The bytes case `c` gives `k` (constant_bytes of case_value); throws
+// std::runtime_error naming the kernel and the constant when it gives none.
+std::vector<uint8_t> dispatch_bytes(const GoldenCase& c, const HostSetConstant& k, bool opencl);
+
 }  // namespace mslport::runtime

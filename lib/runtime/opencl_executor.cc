@@ -280,15 +280,7 @@ class OpenClExecutor : public Executor {
           break;
         }
         case ArgKind::FunctionConstant: {
-          HostSetConstant fc{ab.name, uint32_t(ab.index), ab.type};
-          auto v = case_value(c.function_constants, fc);
-          if (!v)
-            return error_result(
-                c, target(),
-                "kernel '" + kb.name + "' reads function constant '" + ab.name + "' [[function_constant(" +
-                    std::to_string(ab.index) +
-                    ")]], which the host sets, but the case gives it no value (\"function_constants\")");
-          std::vector<uint8_t> bytes = constant_bytes(fc, *v, /*opencl=*/true);
+          std::vector<uint8_t> bytes = dispatch_bytes(c, {ab.name, uint32_t(ab.index), ab.type}, /*opencl=*/true);
           check(clSetKernelArg(k, ai, bytes.size(), bytes.data()), what);
           break;
         }

@@ -288,19 +288,11 @@ class OpenMpExecutor : public Executor {
     }
     for (const auto& t : c.threadgroup_memory) args.threadgroup_bytes[t.index] = t.bytes;
     // The function constants the host sets, from the case's values.
+    const std::vector<HostSetConstant> host_set = host_set_constants(c.kernel);
     std::vector<std::vector<uint8_t>> fc_bytes;
     std::vector<mslport_function_constant_value> fc_values;
-    for (const HostSetConstant& k : host_set_constants(c.kernel)) {
-      auto v = case_value(c.function_constants, k);
-      if (!v)
-        return error_result(c, target(),
-                            "kernel '" + c.kernel + "' reads function constant '" + k.name + "' [[function_constant(" +
-                                std::to_string(k.index) + ")]], which the host sets, but the case gives it no value " +
-                                "(\"function_constants\")");
-      fc_bytes.push_back(constant_bytes(k, *v, /*opencl=*/false));
-    }
-    for (size_t i = 0; i < fc_bytes.size(); ++i)
-      fc_values.push_back({host_set_constants(c.kernel)[i].index, fc_bytes[i].data()});
+    for (const HostSetConstant& k : host_set) fc_bytes.push_back(dispatch_bytes(c, k, /*opencl=*/false));
+    for (size_t i = 0; i < host_set.size(); ++i) fc_values.push_back({host_set[i].index, fc_bytes[i].data()});
     args.function_constants = fc_values.data();
     args.function_constant_count = uint32_t(fc_values.size());
     mslport_dispatch d;
