@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,19 @@ struct OperandRange {
   unsigned begin = 0, end = 0;  // end exclusive
 };
 
-// Wraps each range of `text` in `call(...)` (call: "::metal::f<float>"),
-// followed by `after` (".v": `call(...).v`). Returns how many were wrapped.
-size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call,
-                     const std::string& after = "");
+// Wraps each range of `text` in `call(...)` (call: "::metal::f<float>").
+// Returns how many were wrapped.
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& call);
+
+// The same with text made for each operand: `open(operand's text)` before
+// it and `close` after; an operand whose text starts with `marker` is
+// wrapped already.
+size_t wrap_operands(std::string* text, std::vector<OperandRange> ranges, const std::string& marker,
+                     const std::function<std::string(const std::string& operand)>& open, const std::string& close);
+
+// An operand's text on one line, for a copy of it inside a wrap
+// (`decltype(...)`): the lines after the wrap stay where they were.
+std::string one_line(std::string operand);
 
 // The edit itself: each range (sorted, none overlapping) becomes
 // `open` + its text + `close`. Lines never move.

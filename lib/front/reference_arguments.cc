@@ -2,10 +2,8 @@
 
 #include <clang-c/Index.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <tuple>
 
 #include "front/cursor_util.h"
 #include "front/operand_wrapping.h"
@@ -121,22 +119,10 @@ size_t box_reference_arguments(std::string* text, const std::vector<ReferenceArg
     for (int n = 0; call_argument_range(t, a.callee, n, &r.begin, &r.end); ++n)
       if (is_value_text(t.substr(r.begin, r.end - r.begin))) ranges.push_back(r);
   }
-  std::sort(ranges.begin(), ranges.end(), [](const OperandRange& a, const OperandRange& b) {
-    return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
-  });
   const std::string box = kBoxType;
-  std::vector<OperandWrap> wraps;
-  for (const auto& r : ranges) {
-    if (!wraps.empty() && r.begin < wraps.back().end) continue;  // the same argument twice, or overlapping
-    if (t.compare(r.begin, box.size(), box) == 0) continue;      // wrapped already
-    std::string arg = t.substr(r.begin, r.end - r.begin);
-    // The copy in decltype keeps every line where it was.
-    std::replace(arg.begin(), arg.end(), '\n', ' ');
-    std::replace(arg.begin(), arg.end(), '\r', ' ');
-    wraps.push_back({r.begin, r.end, box + "<decltype(" + arg + ")>{", "}.v"});
-  }
-  apply_wraps(text, wraps);
-  return wraps.size();
+  return wrap_operands(
+      text, std::move(ranges), box, [&](const std::string& arg) { return box + "<decltype(" + one_line(arg) + ")>{"; },
+      "}.v");
 }
 
 }  // namespace mslport::front

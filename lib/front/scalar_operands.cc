@@ -125,10 +125,7 @@ size_t wrap_scalar_operands(std::string* text, std::vector<ScalarOperand> operan
     if (t.compare(op.scalar_begin, call.size(), call) == 0) continue;
     std::string vec = t.substr(op.vector_begin, op.vector_end - op.vector_begin);
     if (vec.find("//") != std::string::npos || vec.find("/*") != std::string::npos) continue;
-    // The copy keeps every line where it was.
-    std::replace(vec.begin(), vec.end(), '\n', ' ');
-    std::replace(vec.begin(), vec.end(), '\r', ' ');
-    edits.push_back({op.scalar_begin, op.scalar_end, call + "<decltype(" + vec + ")>("});
+    edits.push_back({op.scalar_begin, op.scalar_end, call + "<decltype(" + one_line(vec) + ")>("});
     busy_until = hi;
   }
   apply_wraps(text, edits);
