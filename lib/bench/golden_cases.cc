@@ -88,6 +88,11 @@ GoldenSelection select_golden_cases(const std::string& dir, const std::vector<st
 }
 
 BenchCase bench_case_from_golden(const runtime::GoldenCase& c) {
+  for (const runtime::BufferSpec& s : c.buffers)
+    if (s.argument_buffer_offset >= 0)
+      throw std::runtime_error("golden case " + c.dir + "/case.json: buffer(" + runtime::buffer_key(s) + ") '" +
+                               s.name + "' is one an argument buffer points to; kernels with argument buffers are " +
+                               "not benchmarked yet");
   std::vector<runtime::HostBuffer> host;
   try {
     host = runtime::load_case_buffers(c);

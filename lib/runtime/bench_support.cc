@@ -175,6 +175,9 @@ std::map<std::string, std::vector<Arg>> parse_bindings(const std::string& text, 
       else if (kind == "simd_scratch") a.kind = ArgKind::SimdScratch;
       else if (kind == "grid") a.kind = ArgKind::Grid;
       else throw std::runtime_error(file + ": unknown argument kind '" + kind + "'");
+      if (j.contains("argument_buffer_offset"))
+        throw std::runtime_error(file + ": kernel '" + k["name"].get<std::string>() +
+                                 "' reads an argument buffer; those are not benchmarked yet");
       a.index = j.value("index", -1);
       a.bytes_per_thread = j.value("bytes_per_thread", 0u);
       args.push_back(a);

@@ -51,9 +51,9 @@ void fill_buffer(const HostBuffer& b, uint8_t* dst) {
   std::memset(dst + b.bytes, kGuardByte, kGuardBytes);
 }
 
-const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index) {
+const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index, int64_t argument_buffer_offset) {
   for (const auto& b : buffers)
-    if (b.spec->index == index) return &b;
+    if (b.spec->index == index && b.spec->argument_buffer_offset == argument_buffer_offset) return &b;
   return nullptr;
 }
 
@@ -87,7 +87,7 @@ void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<con
   for (size_t i = 0; i < buffers.size(); ++i) {
     const HostBuffer& b = buffers[i];
     const uint8_t* got = contents[i];
-    std::string label = "buffer(" + std::to_string(b.spec->index) + ") '" + b.spec->name + "'";
+    std::string label = "buffer(" + buffer_key(*b.spec) + ") '" + b.spec->name + "'";
     BufferFailure f;
     f.index = b.spec->index;
     f.buffer = b.spec->name;
@@ -123,7 +123,7 @@ void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<con
       std::string err;
       std::error_code ec;
       std::filesystem::create_directories(capture_dir, ec);
-      if (!write_npy(capture_dir + "/" + std::to_string(b.spec->index) + ".npy", output_array(b, got), &err))
+      if (!write_npy(capture_dir + "/" + buffer_key(*b.spec) + ".npy", output_array(b, got), &err))
         throw std::runtime_error("cannot keep the output of " + label + ": " + err);
     }
     // A case of inputs only: nothing to compare here (check --differential
@@ -159,6 +159,40 @@ BufferFailure buffer_failure(const BufferSpec& spec, const CompareResult& cr) {
   f.first_got = cr.first_got;
   f.first_expected = cr.first_expected;
   return f;
+}
+
+std::vector<ArgumentBufferSlot> store_argument_buffer_pointers(const std::vector<HostBuffer>& buffers,
+                                                               const std::function<uint8_t*(size_t)>& memory,
+                                                               std::string* error) {
+  std::vector<ArgumentBufferSlot> slots;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const BufferSpec& s = *buffers[i].spec;
+    if (s.argument_buffer_offset < 0) continue;
+    size_t holder = buffers.size();
+    for (size_t j = 0; j < buffers.size(); ++j)
+      if (buffers[j].spec->index == s.index && buffers[j].spec->argument_buffer_offset < 0) holder = j;
+    const uint64_t end = uint64_t(s.argument_buffer_offset) + sizeof(void*);
+    if (holder == buffers.size() || buffers[holder].bytes < end) {
+      *error = "buffer(" + buffer_key(s) + ") '" + s.name + "': its address goes " +
+               std::to_string(s.argument_buffer_offset) + " bytes into argument buffer(" + std::to_string(s.index) +
+               "), which " +
+               (holder == buffers.size() ? std::string("the case does not give")
+                                         : "holds " + std::to_string(buffers[holder].bytes) + " bytes");
+      restore_argument_buffer_slots(slots);
+      return {};
+    }
+    ArgumentBufferSlot slot;
+    slot.at = memory(holder) + s.argument_buffer_offset;
+    std::memcpy(slot.saved, slot.at, sizeof slot.saved);
+    void* address = memory(i);
+    std::memcpy(slot.at, &address, sizeof address);
+    slots.push_back(slot);
+  }
+  return slots;
+}
+
+void restore_argument_buffer_slots(const std::vector<ArgumentBufferSlot>& slots) {
+  for (const ArgumentBufferSlot& s : slots) std::memcpy(s.at, s.saved, sizeof s.saved);
 }
 
 CaseResult make_result(const GoldenCase& c, const std::string& target) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,25 @@ void check_buffers(const std::vector<HostBuffer>& buffers, const std::vector<con
 struct CompareResult;
 BufferFailure buffer_failure(const BufferSpec& spec, const CompareResult& compared);
 
-const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index);
+// The buffer bound at `index`, or the one whose address argument buffer
+// `index` holds at `argument_buffer_offset`.
+const HostBuffer* find_buffer(const std::vector<HostBuffer>& buffers, int index, int64_t argument_buffer_offset = -1);
+
+// A pointer stored in an argument buffer's memory for a run, and the bytes
+// it replaced.
+struct ArgumentBufferSlot {
+  uint8_t* at = nullptr;
+  uint8_t saved[8] = {};
+};
+// For each buffer an argument buffer points to (BufferSpec::argument_buffer_offset),
+// stores its address (`memory(i)` is buffers[i]'s memory) in the argument
+// buffer's memory. On a case that cannot run that way (its argument buffer
+// too small) sets *error and stores nothing.
+std::vector<ArgumentBufferSlot> store_argument_buffer_pointers(const std::vector<HostBuffer>& buffers,
+                                                               const std::function<uint8_t*(size_t)>& memory,
+                                                               std::string* error);
+// Puts back the bytes the pointers replaced.
+void restore_argument_buffer_slots(const std::vector<ArgumentBufferSlot>& slots);
 
 CaseResult make_result(const GoldenCase& c, const std::string& target);
 CaseResult error_result(const GoldenCase& c, const std::string& target, const std::string& message);

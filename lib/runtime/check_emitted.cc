@@ -164,13 +164,13 @@ CaseResult compare_targets(const GoldenCase& c, const CaseResult& omp, const Cas
   }
   for (const BufferSpec& b : c.buffers) {
     if (b.access == Access::Read) continue;
-    const std::string file = std::to_string(b.index) + ".npy";
+    const std::string file = buffer_key(b) + ".npy";
     NpyArray a, e;
     std::string err;
     if (!read_npy((fs::path(c.capture_dir) / "openmp" / file).string(), &a, &err) ||
         !read_npy((fs::path(c.capture_dir) / "opencl" / file).string(), &e, &err)) {
       r.status = "error";
-      r.message = "the output of buffer(" + std::to_string(b.index) + ") '" + b.name + "' was not kept: " + err;
+      r.message = "the output of buffer(" + buffer_key(b) + ") '" + b.name + "' was not kept: " + err;
       return r;
     }
     CompareResult cr = compare_output(e, a.data.data(), a.data.size(), b.atol, b.rtol, b.compare_as, b.name);

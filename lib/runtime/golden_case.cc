@@ -47,12 +47,23 @@ class CaseParser {
     c.dispatch = parse_dispatch(req(root, "dispatch", "dispatch"));
     const json& bufs = req(root, "buffers", "buffers");
     if (!bufs.is_array()) fail("buffers", "expected an array, got " + type_name(bufs));
-    std::set<int> seen;
+    std::set<std::pair<int, int64_t>> seen;
     for (size_t i = 0; i < bufs.size(); ++i) {
       BufferSpec b = parse_buffer(bufs[i], "buffers[" + std::to_string(i) + "]");
-      if (!seen.insert(b.index).second)
-        fail("buffers[" + std::to_string(i) + "].index", "buffer index " + std::to_string(b.index) + " appears twice");
+      if (!seen.insert({b.index, b.argument_buffer_offset}).second)
+        fail("buffers[" + std::to_string(i) + "].index",
+             b.argument_buffer_offset < 0 ? "buffer index " + std::to_string(b.index) + " appears twice"
+                                          : "the pointer at byte " + std::to_string(b.argument_buffer_offset) +
+                                                " of argument buffer " + std::to_string(b.index) + " is given twice");
       c.buffers.push_back(std::move(b));
+    }
+    // A pointer stored in an argument buffer needs the argument buffer.
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+      const BufferSpec& b = c.buffers[i];
+      if (b.argument_buffer_offset < 0) continue;
+      if (!seen.count({b.index, -1}))
+        fail("buffers[" + std::to_string(i) + "].argument_buffer_offset",
+             "the case gives no argument buffer with index " + std::to_string(b.index) + " to hold this pointer");
     }
     if (root.contains("threadgroup_memory")) {
       const json& tgm = root["threadgroup_memory"];
@@ -229,8 +240,15 @@ class CaseParser {
     if (!b.is_object()) fail(path, "expected an object, got " + type_name(b));
     BufferSpec s;
     s.index = static_cast<int>(req_uint(b, "index", path + ".index", MSLPORT_MAX_BINDINGS - 1));
+    if (b.contains("argument_buffer_offset")) {
+      // Metal 3 stores a buffer's 64-bit address at an 8-byte aligned offset.
+      uint64_t off = req_uint(b, "argument_buffer_offset", path + ".argument_buffer_offset", uint64_t{1} << 32);
+      if (off % 8)
+        fail(path + ".argument_buffer_offset", "a pointer's offset is a multiple of 8, got " + std::to_string(off));
+      s.argument_buffer_offset = static_cast<int64_t>(off);
+    }
     s.name = opt_string(b, "name", path + ".name");
-    if (s.name.empty()) s.name = "buffer" + std::to_string(s.index);
+    if (s.name.empty()) s.name = "buffer" + buffer_key(s);
     std::string access = req_string(b, "access", path + ".access");
     if (access == "read") {
       s.access = Access::Read;
@@ -334,6 +352,10 @@ class CaseParser {
 };
 
 }  // namespace
+
+std::string buffer_key(const BufferSpec& b) {
+  return std::to_string(b.index) + (b.argument_buffer_offset < 0 ? "" : "@" + std::to_string(b.argument_buffer_offset));
+}
 
 const char* access_name(Access a) {
   switch (a) {

@@ -90,6 +90,7 @@ void put_case(Writer& w, const GoldenCase& c) {
   w.u32(static_cast<uint32_t>(c.buffers.size()));
   for (const BufferSpec& b : c.buffers) {
     w.u32(static_cast<uint32_t>(b.index));
+    w.u64(static_cast<uint64_t>(b.argument_buffer_offset));
     w.str(b.name);
     w.u32(static_cast<uint32_t>(b.access));
     w.str(b.data_path);
@@ -130,6 +131,7 @@ GoldenCase get_case(Reader& r) {
   for (uint32_t n = r.u32(), i = 0; i < n; ++i) {
     BufferSpec b;
     b.index = static_cast<int>(r.u32());
+    b.argument_buffer_offset = static_cast<int64_t>(r.u64());
     b.name = r.str();
     b.access = static_cast<Access>(r.u32());
     b.data_path = r.str();

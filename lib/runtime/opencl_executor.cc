@@ -77,6 +77,9 @@ enum class ArgKind { Buffer, ThreadgroupMemory, SimdScratch, Grid, FunctionConst
 struct ArgBinding {
   ArgKind kind = ArgKind::Buffer;
   int index = -1;
+  // Buffer: the pointer stored this many bytes into argument buffer
+  // `index` ("argument_buffer_offset"); -1: the buffer bound at `index`.
+  int64_t argument_buffer_offset = -1;
   std::string name;
   std::string type;  // FunctionConstant: Metal's scalar type
   uint32_t bytes_per_thread = 0;
@@ -130,6 +133,11 @@ std::vector<KernelBinding> parse_bindings(const std::string& text, const std::st
       if (kind == "buffer") {
         ab.kind = ArgKind::Buffer;
         ab.index = get_index();
+        if (j.contains("argument_buffer_offset")) {
+          if (!j["argument_buffer_offset"].is_number_unsigned())
+            fail(ap + ".argument_buffer_offset", "not a non-negative integer");
+          ab.argument_buffer_offset = j["argument_buffer_offset"].get<int64_t>();
+        }
       } else if (kind == "threadgroup_memory") {
         ab.kind = ArgKind::ThreadgroupMemory;
         ab.index = get_index();
@@ -221,9 +229,10 @@ class OpenClExecutor : public Executor {
       host[i].resize(buffers[i].bytes + kGuardBytes);
       fill_buffer(buffers[i], host[i].data());
     }
-    auto host_index = [&](int metal_index) -> int {
+    auto host_index = [&](int metal_index, int64_t argument_buffer_offset) -> int {
       for (size_t i = 0; i < buffers.size(); ++i)
-        if (buffers[i].spec->index == metal_index) return static_cast<int>(i);
+        if (buffers[i].spec->index == metal_index && buffers[i].spec->argument_buffer_offset == argument_buffer_offset)
+          return static_cast<int>(i);
       return -1;
     };
 
@@ -235,7 +244,15 @@ class OpenClExecutor : public Executor {
       std::string what = "clSetKernelArg(" + std::to_string(a) + ") of " + kb.name;
       switch (ab.kind) {
         case ArgKind::Buffer: {
-          int hi = host_index(ab.index);
+          int hi = host_index(ab.index, ab.argument_buffer_offset);
+          if (hi < 0 && ab.argument_buffer_offset >= 0)
+            return error_result(c, target(),
+                                "kernel '" + kb.name + "' reads the pointer" +
+                                    (ab.name.empty() ? "" : " '" + ab.name + "'") + " at byte " +
+                                    std::to_string(ab.argument_buffer_offset) + " of argument buffer(" +
+                                    std::to_string(ab.index) + ") (OpenCL argument " + std::to_string(a) +
+                                    ") but the case gives no buffer with index " + std::to_string(ab.index) +
+                                    " and argument_buffer_offset " + std::to_string(ab.argument_buffer_offset));
           if (hi < 0)
             return error_result(c, target(),
                                 "kernel '" + kb.name + "' binds buffer(" + std::to_string(ab.index) + ")" +
@@ -318,7 +335,7 @@ class OpenClExecutor : public Executor {
     for (auto& [hi, m] : mems) {
       check(
           clEnqueueReadBuffer(queue_.get(), m.get(), CL_TRUE, 0, host[hi].size(), host[hi].data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer for buffer(" + std::to_string(buffers[hi].spec->index) + ")");
+          "clEnqueueReadBuffer for buffer(" + buffer_key(*buffers[hi].spec) + ")");
     }
     CaseResult r = make_result(c, target());
     std::vector<const uint8_t*> contents;

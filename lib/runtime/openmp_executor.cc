@@ -283,9 +283,17 @@ class OpenMpExecutor : public Executor {
     for (const HostBuffer& b : buffers) {
       mem.push_back(std::make_unique<SharedMem>(b.bytes + kGuardBytes));
       fill_buffer(b, mem.back()->data());
+      if (b.spec->argument_buffer_offset >= 0) continue;
       args.buffers[b.spec->index] = mem.back()->data();
       args.buffer_bytes[b.spec->index] = b.bytes;
     }
+    // The addresses of the buffers argument buffers point to, stored in
+    // them as Metal 3's host stores gpuAddress; what the case gave in those
+    // 8 bytes goes back before the check.
+    std::string slot_error;
+    std::vector<ArgumentBufferSlot> slots = store_argument_buffer_pointers(
+        buffers, [&](size_t i) { return mem[i]->data(); }, &slot_error);
+    if (!slot_error.empty()) return error_result(c, target(), slot_error);
     for (const auto& t : c.threadgroup_memory) args.threadgroup_bytes[t.index] = t.bytes;
     // The function constants the host sets, from the case's values.
     const std::vector<HostSetConstant> host_set = host_set_constants(c.kernel);
@@ -383,6 +391,7 @@ class OpenMpExecutor : public Executor {
     }
     CaseResult r = make_result(c, target());
     r.findings = std::move(findings);
+    restore_argument_buffer_slots(slots);
     std::vector<const uint8_t*> contents;
     for (const auto& m : mem) contents.push_back(m->data());
     check_buffers(buffers, contents, &r, c.capture_dir.empty() ? "" : c.capture_dir + "/" + target());

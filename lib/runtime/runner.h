@@ -24,6 +24,10 @@ enum class Access { Read, Write, ReadWrite };
 
 struct BufferSpec {
   int index = -1;
+  // A buffer whose address the host stores in the argument buffer bound at
+  // `index`, this many bytes into it ("argument_buffer_offset" in
+  // case.json; passes/flatten_argument_buffers.h); -1: bound at `index`.
+  int64_t argument_buffer_offset = -1;
   std::string name;
   Access access = Access::Read;
   std::string data_path;      // absolute; empty for Write
@@ -39,6 +43,10 @@ struct BufferSpec {
   std::string dtype;
   std::vector<size_t> shape;
 };
+
+// How reports and captured files name a buffer: "3", or "0@8" for the
+// buffer whose address is stored 8 bytes into argument buffer 0.
+std::string buffer_key(const BufferSpec& b);
 
 struct ThreadgroupMemorySpec {
   int index = 0;

@@ -136,20 +136,34 @@ class Case:
         self.files[fname] = np.ascontiguousarray(arr)
         return fname
 
-    def read(self, index, name, data):
-        self.buffers.append({"index": int(index), "name": name, "access": "read",
+    @staticmethod
+    def _where(index, argument_buffer_offset):
+        """index alone: the buffer bound at [[buffer(index)]]. With
+        argument_buffer_offset: a buffer whose address the host stores that
+        many bytes into the argument buffer bound at `index` (a struct of
+        pointers; Metal 3's host stores a buffer's gpuAddress there). Give
+        the argument buffer itself too, as bytes, its pointers' 8 bytes
+        each zero."""
+        w = {"index": int(index)}
+        if argument_buffer_offset is not None:
+            assert int(argument_buffer_offset) % 8 == 0, argument_buffer_offset
+            w["argument_buffer_offset"] = int(argument_buffer_offset)
+        return w
+
+    def read(self, index, name, data, argument_buffer_offset=None):
+        self.buffers.append({**self._where(index, argument_buffer_offset), "name": name, "access": "read",
                              "data": self._file(name + ".npy", data)})
 
-    def write(self, index, name, expected, atol=0.0, rtol=0.0, note=""):
+    def write(self, index, name, expected, atol=0.0, rtol=0.0, note="", argument_buffer_offset=None):
         """An output: poisoned before the run, compared with `expected`
         within atol + rtol*|expected| (say why in `note`)."""
-        self.buffers.append({"index": int(index), "name": name, "access": "write",
+        self.buffers.append({**self._where(index, argument_buffer_offset), "name": name, "access": "write",
                              "expected": self._file(name + ".expected.npy", expected),
                              "atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
 
-    def read_write(self, index, name, data, expected, atol=0.0, rtol=0.0, note=""):
+    def read_write(self, index, name, data, expected, atol=0.0, rtol=0.0, note="", argument_buffer_offset=None):
         """expected=None: a case that gives inputs only (see output())."""
-        b = {"index": int(index), "name": name, "access": "read_write", "data": self._file(name + ".npy", data)}
+        b = {**self._where(index, argument_buffer_offset), "name": name, "access": "read_write", "data": self._file(name + ".npy", data)}
         if expected is not None:
             assert np.asarray(data).dtype == np.asarray(expected).dtype
             assert np.asarray(data).nbytes == np.asarray(expected).nbytes
@@ -157,13 +171,13 @@ class Case:
         b.update({"atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
         self.buffers.append(b)
 
-    def output(self, index, name, dtype, shape, atol=0.0, rtol=0.0, note=""):
+    def output(self, index, name, dtype, shape, atol=0.0, rtol=0.0, note="", argument_buffer_offset=None):
         """An output of a case that gives inputs only: its NumPy dtype and
         shape, no expected values. `mslport check --differential` runs such
         a case on both targets and compares their outputs with each other
         within atol + rtol*|value|. A case gives the expected values of
         every output or of none."""
-        self.buffers.append({"index": int(index), "name": name, "access": "write",
+        self.buffers.append({**self._where(index, argument_buffer_offset), "name": name, "access": "write",
                              "dtype": np.dtype(dtype).str, "shape": [int(v) for v in shape],
                              "atol": float(atol), "rtol": float(rtol), "tolerance_note": note})
 
@@ -175,7 +189,8 @@ class Case:
             np.save(os.path.join(d, fname), arr, allow_pickle=False)
         doc = {"kernel": self.kernel, "case": self.case, "description": self.description,
                "dispatch": self.dispatch,
-               "buffers": sorted(self.buffers, key=lambda b: b["index"])}
+               "buffers": sorted(self.buffers,
+                                 key=lambda b: (b["index"], b.get("argument_buffer_offset", -1)))}
         if self.tgmem:
             doc["threadgroup_memory"] = self.tgmem
         if self.constants:

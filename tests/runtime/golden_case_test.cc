@@ -208,6 +208,42 @@ TEST(GoldenCase, CompareAsIsValidated) {
   EXPECT_NE(errors[0].message.find("'buffers[0].compare_as'"), std::string::npos) << errors[0].message;
 }
 
+// A buffer an argument buffer points to: keyed by (index, offset), its
+// offset a multiple of 8, its argument buffer given by the case.
+TEST(GoldenCase, ArgumentBufferPointersAreValidated) {
+  std::string root = testutil::fresh_dir("golden");
+  const std::string tg = R"({"threadgroups": [1], "threads_per_threadgroup": [1]})";
+  auto write = [&](const std::string& name, const std::string& buffers) {
+    write_array(root + "/k/" + name + "/a.npy", make_npy<uint8_t>(std::vector<uint8_t>(16, 0)));
+    write_array(root + "/k/" + name + "/x.npy", make_npy<float>({1, 2}));
+    write_text(root + "/k/" + name + "/case.json", R"({"kernel": "k", "case": ")" + name + R"(", "dispatch": )" + tg +
+                                                       R"(, "buffers": [)" + buffers + "]}");
+  };
+  write("good", R"({"index": 0, "access": "read", "data": "a.npy"},
+                   {"index": 0, "argument_buffer_offset": 8, "access": "read", "data": "x.npy"})");
+  write("odd", R"({"index": 0, "access": "read", "data": "a.npy"},
+                  {"index": 0, "argument_buffer_offset": 4, "access": "read", "data": "x.npy"})");
+  write("twice", R"({"index": 0, "access": "read", "data": "a.npy"},
+                    {"index": 0, "argument_buffer_offset": 8, "access": "read", "data": "x.npy"},
+                    {"index": 0, "argument_buffer_offset": 8, "access": "read", "data": "x.npy"})");
+  write("orphan", R"({"index": 1, "access": "read", "data": "a.npy"},
+                     {"index": 0, "argument_buffer_offset": 0, "access": "read", "data": "x.npy"})");
+  std::vector<LoadError> errors;
+  auto cases = load_golden_dir(root, &errors);
+  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_EQ(cases[0].buffers.size(), 2u);
+  EXPECT_EQ(cases[0].buffers[1].argument_buffer_offset, 8);
+  EXPECT_EQ(buffer_key(cases[0].buffers[1]), "0@8");
+  EXPECT_EQ(buffer_key(cases[0].buffers[0]), "0");
+  ASSERT_EQ(errors.size(), 3u);
+  std::map<std::string, std::string> by_case;
+  for (const auto& e : errors)
+    by_case[e.file.substr(e.file.find("/k/") + 3, e.file.rfind('/') - e.file.find("/k/") - 3)] = e.message;
+  EXPECT_NE(by_case["odd"].find("multiple of 8"), std::string::npos) << by_case["odd"];
+  EXPECT_NE(by_case["twice"].find("given twice"), std::string::npos) << by_case["twice"];
+  EXPECT_NE(by_case["orphan"].find("no argument buffer with index 0"), std::string::npos) << by_case["orphan"];
+}
+
 }  // namespace
 // A grid near 2^32 threads: the threadgroup count is computed in 64 bits
 // (it wrapped to 0 threadgroups and a confusing later message).

@@ -679,6 +679,23 @@ T* require_buffer(const mslport_args* a, int index, const char* name) {
   return static_cast<T*>(a->buffers[index]);
 }
 
+// A pointer that the argument buffer bound at `index` holds, `offset` bytes
+// into it: the address of another buffer, stored there by the host.
+template <class T>
+T* require_argument_buffer_pointer(const mslport_args* a, int index, uint64_t offset, const char* name) {
+  const char* where = static_cast<const char*>(require_buffer<const void>(a, index, name));
+  if (a->buffer_bytes[index] && a->buffer_bytes[index] < offset + sizeof(void*))
+    throw std::runtime_error(std::string("argument buffer(") + std::to_string(index) + ") holds " +
+                             std::to_string(a->buffer_bytes[index]) + " bytes, too few for the pointer '" + name +
+                             "' at byte " + std::to_string(offset));
+  void* p = nullptr;
+  std::memcpy(&p, where + offset, sizeof p);
+  if (!p)
+    throw std::runtime_error(std::string("the pointer '") + name + "' at byte " + std::to_string(offset) +
+                             " of argument buffer(" + std::to_string(index) + ") is null");
+  return static_cast<T*>(p);
+}
+
 // The generic entry's value of a function constant the host sets.
 template <class T>
 T require_function_constant(const mslport_args* a, uint32_t index, const char* name) {
