@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "front/parse_metal.h"
 #include "ir/analysis/buffer_access.h"
+#include "passes/flatten_argument_buffers.h"
 #include "passes/inline_functions.h"
 #include "project.h"
 #include "support/atomic_file.h"
@@ -50,6 +51,7 @@ std::string field_dtype(const ir::Module& m, const ir::Type& t) {
     case ir::Type::Kind::Scalar: return "'" + scalar_dtype(t.scalar) + "'";
     case ir::Type::Kind::Vector:
       return "'" + scalar_dtype(t.scalar) + "', (" + std::to_string(t.count == 3 ? 4 : t.count) + ",)";
+    case ir::Type::Kind::Pointer: return "'<u8'";  // an address the host stores
     case ir::Type::Kind::Array:
       if (t.elem && (t.elem->is_scalar() || t.elem->is_vector())) {
         int lanes = t.elem->is_vector() ? (t.elem->count == 3 ? 4 : t.elem->count) : 1;
@@ -130,6 +132,11 @@ ordered_json skeleton(const ir::Module& m, const ir::Kernel& k, const std::strin
       continue;
     ordered_json b;
     b["index"] = p.index;
+    if (p.argument_buffer_offset >= 0) {
+      b["argument_buffer_offset"] = p.argument_buffer_offset;
+      notes.push_back(p.name + " is a buffer whose address argument buffer(" + std::to_string(p.index) + ") holds " +
+                      std::to_string(p.argument_buffer_offset) + " bytes in (the runner stores it there)");
+    }
     b["name"] = p.name;
     std::string acc = "read";
     if (p.kind == ir::Param::Kind::Buffer) {
@@ -206,7 +213,9 @@ int new_case_on_this_stack(const NewCaseOptions& o, const std::optional<ProjectF
     }
     ir::Kernel k = ir::clone_kernel(*found);
     DiagEngine inl;
-    if (!passes::inline_functions(*m, k, inl)) {
+    // With its helpers inlined and its argument buffers' pointers as
+    // buffers, as the backends see it.
+    if (!passes::inline_functions(*m, k, inl) || !passes::flatten_argument_buffers(*m, k, inl)) {
       inl.print_all(std::cerr);
       return 1;
     }

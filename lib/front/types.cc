@@ -246,7 +246,11 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
       if (why) *why = "runtime-sized array field '" + spelling(f) + "' that is not the last field";
       return std::nullopt;
     }
-    if (ft->is_pointer() || ft->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void) {
+    // Pointer fields are C's: 8 bytes, as Metal's GPU addresses are. A
+    // kernel parameter holding them is an argument buffer
+    // (passes/flatten_argument_buffers.h).
+    if (ft->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void ||
+        (ft->is_pointer() && ft->elem->is_pointer())) {
       if (why) *why = "struct field '" + spelling(f) + "' of type '" + type_spelling(clang_getCursorType(f)) + "'";
       return std::nullopt;
     }

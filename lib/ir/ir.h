@@ -381,6 +381,10 @@ struct Param {
   AddressSpace space = AddressSpace::Private;  // Reference: the referent's space
   bool is_const = false;                       // Reference: `const T&`
   SourceLoc loc;
+  // Buffer only: a pointer that the argument buffer bound at `index` holds,
+  // this many bytes into it (passes/flatten_argument_buffers.h); -1 for a
+  // buffer bound at `index` itself.
+  int argument_buffer_offset = -1;
 };
 
 // A kernel parameter whose reads give one value for the whole dispatch: a

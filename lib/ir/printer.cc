@@ -274,7 +274,10 @@ std::string param_line(const Module& m, const Kernel& k, size_t i) {
   std::string s = "param " + std::to_string(i) + " ";
   std::string ty = print_type(m, p.type);
   switch (p.kind) {
-    case Param::Kind::Buffer: s += "buffer(" + idx + ")"; break;
+    case Param::Kind::Buffer:
+      s += "buffer(" + idx + ")";
+      if (p.argument_buffer_offset >= 0) s += "+" + std::to_string(p.argument_buffer_offset);
+      break;
     case Param::Kind::ConstantRef:
       s += "buffer(" + idx + ")";
       ty = "constant " + ty + "&";

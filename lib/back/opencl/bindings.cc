@@ -7,15 +7,22 @@ namespace mslport::back::opencl {
 namespace {
 using json = nlohmann::ordered_json;
 
-json arg_json(const ir::Module& m, const ir::Kernel& k, const ClArg& a) {
+// `k` is the kernel as the front end built it (names and types as in
+// Metal); `raised` is the same kernel raised, which may have more
+// parameters: the pointers of argument buffers (passes/flatten_argument_buffers.h).
+json arg_json(const ir::Module& m, const ir::Kernel& k, const ir::Kernel& raised, const ClArg& a) {
   json j;
   switch (a.kind) {
     case ClArg::Kind::Buffer:
-    case ClArg::Kind::ThreadgroupMemory:
+    case ClArg::Kind::ThreadgroupMemory: {
+      const ir::Param& p = size_t(a.param) < k.params.size() ? k.params[a.param] : raised.params.at(a.param);
       j["kind"] = a.kind == ClArg::Kind::Buffer ? "buffer" : "threadgroup_memory";
-      j["index"] = k.params.at(a.param).index;
-      j["name"] = k.params[a.param].name;
+      j["index"] = p.index;
+      // The pointer stored this many bytes into argument buffer `index`.
+      if (p.argument_buffer_offset >= 0) j["argument_buffer_offset"] = p.argument_buffer_offset;
+      j["name"] = p.name;
       break;
+    }
     case ClArg::Kind::SimdScratch:
       j["kind"] = "simd_scratch";
       j["bytes_per_thread"] = a.bytes_per_thread;
@@ -41,7 +48,7 @@ std::string bindings_json(const ir::Module& metal, const RaisedModule& raised, c
     out += std::string(i ? "," : "") + "\n  {\"name\": " + json(k.name).dump() + ", \"args\": [";
     const auto& args = raised.kernels[i].args;
     for (size_t a = 0; a < args.size(); ++a) {
-      std::string line = arg_json(metal, k, args[a]).dump();
+      std::string line = arg_json(metal, k, raised.module.kernels.at(i), args[a]).dump();
       // {"kind":"buffer","index":0} -> {"kind": "buffer", "index": 0}
       std::string spaced;
       bool in_string = false, escaped = false;

@@ -10,7 +10,7 @@ using namespace metal;
 // CHECK: body {
 // CHECK-NEXT: if (!__mslport_in_grid()) {
 // CHECK-NEXT: return
-// OMP: error: no step 'grid_guard' in the openmp pipeline (steps: compute_constants_in_kernels inline_functions read_computed_constants bind_function_constants rename_reserved struct_padding invariant_division verify
+// OMP: error: no step 'grid_guard' in the openmp pipeline (steps: compute_constants_in_kernels inline_functions read_computed_constants bind_function_constants flatten_argument_buffers rename_reserved struct_padding invariant_division verify
 kernel void k(device float* out [[buffer(0)]], uint i [[thread_position_in_grid]]) {
   out[i] = 1.0f;
 }

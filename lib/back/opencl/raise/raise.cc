@@ -6,6 +6,7 @@
 #include "back/opencl/keywords.h"
 #include "passes/bind_function_constants.h"
 #include "passes/compute_constants_in_kernels.h"
+#include "passes/flatten_argument_buffers.h"
 #include "passes/inline_functions.h"
 #include "passes/lower_execution_model.h"
 #include "passes/rename_reserved.h"
@@ -27,6 +28,10 @@ bool raise_module(RaiseContext& ctx, RaisedModule* out) {
   // sets from the kernels' parameters.
   p.run("read_computed_constants", [&] { return passes::read_computed_constants(m), true; });
   if (!p.run("bind_function_constants", [&] { return passes::bind_function_constants(m, ctx.diags); })) return false;
+  // Then the pointers that argument buffers hold become buffer parameters,
+  // bound through them (after inlining, a helper's reads of them are the
+  // kernel's; before rename_reserved, which renames those parameters too).
+  if (!p.run("flatten_argument_buffers", [&] { return passes::flatten_argument_buffers(m, ctx.diags); })) return false;
   // Then, before any step adds names: ir::add_var keeps those unique
   // against the renamed ones (keywords.h says which names OpenCL C reserves).
   p.run("rename_reserved", [&] { return passes::rename_reserved(m, opencl_reserved_names()), true; });

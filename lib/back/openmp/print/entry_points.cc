@@ -35,8 +35,15 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
         out.typed.push_back(p.type(prm.type) + " " + prm.name);
         out.threadgroup.push_back(p.type(prm.type) + " " + prm.name);
         out.tg_args.push_back(prm.name);
-        out.generic.push_back("mslport::require_buffer<" + p.type(*prm.type.elem) + ">(a, " +
-                              std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")");
+        // A pointer an argument buffer holds: its address, where the host
+        // stored it (Metal 3's host writes a buffer's gpuAddress there).
+        if (prm.argument_buffer_offset >= 0)
+          out.generic.push_back("mslport::require_argument_buffer_pointer<" + p.type(*prm.type.elem) + ">(a, " +
+                                std::to_string(prm.index) + ", " + std::to_string(prm.argument_buffer_offset) + "u, " +
+                                cpp_string_literal(prm.name) + ")");
+        else
+          out.generic.push_back("mslport::require_buffer<" + p.type(*prm.type.elem) + ">(a, " +
+                                std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")");
         break;
       case Param::Kind::ConstantRef:
       case Param::Kind::ConstantValue:
@@ -112,8 +119,13 @@ std::vector<std::string> sanitizer_begin(const ir::Kernel& k, const CppPrinter& 
       out.push_back("mslport_san.region(" + id + ", " + cpp_string_literal(prm.name) + ", true, " + prm.name + ", " +
                     prm.name + "_bytes, " + elem + ");");
     else
-      out.push_back("mslport_san.region(" + id + ", " + cpp_string_literal(prm.name) + ", false, " + prm.name +
-                    ", mslport::san::buffer_bytes(" + std::to_string(prm.index) + "), " + elem + ", " +
+      // The size of a buffer an argument buffer points to is not passed:
+      // 0, unknown, checks neither its bounds nor its races.
+      out.push_back("mslport_san.region(" + id + ", " + cpp_string_literal(prm.name) + ", false, " + prm.name + ", " +
+                    (prm.argument_buffer_offset >= 0
+                         ? std::string("0")
+                         : "mslport::san::buffer_bytes(" + std::to_string(prm.index) + ")") +
+                    ", " + elem + ", " +
                     // Only buffers the kernel can write take part in race checks.
                     (prm.type.space == ir::AddressSpace::Device && !prm.type.is_const ? "true" : "false") + ");");
   }
@@ -147,8 +159,11 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
   std::ostringstream c;
   c << "// " << comment_text(r.metal_name) << " (" << where << "); in C++ mslport_kernels::" << k.name << "\n";
   for (auto& prm : k.params) {
-    if (prm.kind == Param::Kind::Buffer || prm.kind == Param::Kind::ConstantRef ||
-        prm.kind == Param::Kind::ConstantValue)
+    if (prm.kind == Param::Kind::Buffer && prm.argument_buffer_offset >= 0)
+      c << "//   the pointer at byte " << prm.argument_buffer_offset << " of args->buffers[" << prm.index << "]  "
+        << prm.name << ": " << comment_text(ir::type_name(m, prm.type)) << "\n";
+    else if (prm.kind == Param::Kind::Buffer || prm.kind == Param::Kind::ConstantRef ||
+             prm.kind == Param::Kind::ConstantValue)
       c << "//   args->buffers[" << prm.index << "]  " << prm.name << ": "
         << (prm.kind == Param::Kind::Buffer
                 ? comment_text(ir::type_name(m, prm.type))
