@@ -10,6 +10,8 @@ References are plain NumPy loops written from each kernel's documented math
 kernels is exact whatever the order or FMA contraction, and the tolerances
 are 0; half and bfloat outputs are compared as bit patterns after rounding
 to nearest even, which is what Metal's conversions do."""
+import struct
+
 import numpy as np
 
 from common import Case, f32, u32, bf16_round, rng_for, reset_kernel_dir
@@ -26,7 +28,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_mixed_scalar_vector_h4", "feat_host_function_constants",
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
            "feat_half_constants", "feat_reference_arguments",
-           "feat_uniform_trip_loop", "feat_constant_copies", "feat_computed_constants"]
+           "feat_uniform_trip_loop", "feat_constant_copies", "feat_computed_constants",
+           "feat_argument_buffers", "feat_argument_buffers_nested", "feat_argument_buffers_banks"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -200,6 +203,9 @@ def generate():
                             "of 32", 4, {"taps": 3, "square": False, "scale": 0.5, "bias": 0.25})
     host_function_constants("by_index", "taps 5, square true, scale -1.25, bias -1.5, set by index; 3 "
                             "threadgroups of 32", 3, {"100": 5, "101": True, "102": -1.25, "7": -1.5})
+    argument_buffers("small", "n 150 of 200 elements, a 1.5; 4 threadgroups of 64", 150, 200, 1.5)
+    argument_buffers_nested("small", "n 40 of 64 elements, count 7, scale -3; 2 threadgroups of 32", 40, 64, 7, -3)
+    argument_buffers_banks("small", "n 48 of 64 elements; 2 threadgroups of 32", 48, 64)
 
 
 def struct_methods(case, desc, rows):
@@ -681,3 +687,66 @@ def mixed_scalar_vector(case, desc, n, scale):
     c_.write(5, "of", f32(of), 0, 0, "halves widened to float: exact")
     c_.write(6, "os", os_, 0, 0, "wrapping 16-bit integer arithmetic: exact")
     c_.save()
+
+
+def argument_buffers(case, desc, n, size, a):
+    """The kernel's header comment. The argument buffer is AxpyArgs's 32
+    bytes as Metal lays them out (three 8-byte pointers, whose values the
+    runner stores, then a and n); eighths times 1.5 plus eighths: exact."""
+    rng = rng_for("feat_argument_buffers", case)
+    x, y, out0 = eighths(rng, size), eighths(rng, size), eighths(rng, size)
+    out = out0.copy()
+    out[:n] = f32(a * x[:n].astype(np.float64) + y[:n])
+    args = np.frombuffer(struct.pack("<QQQfI", 0, 0, 0, a, n), dtype=np.uint8)
+    c = Case("feat_argument_buffers", case, desc)
+    c.threadgroups([(size + 63) // 64, 1, 1], [64, 1, 1])
+    c.read(0, "args", args)
+    c.read(0, "x", x, argument_buffer_offset=0)
+    c.read(0, "y", y, argument_buffer_offset=8)
+    c.read_write(0, "out", out0, out, 0, 0, EXACT + "; past n the initial values, untouched",
+                 argument_buffer_offset=16)
+    c.save()
+
+
+def argument_buffers_nested(case, desc, n, size, count, scale):
+    """The kernel's header comment. NestedArgs is 40 bytes: count at 0, the
+    nested Ends' two pointers at 8 and 16, lut at 24, scale at 32; integers:
+    exact."""
+    rng = rng_for("feat_argument_buffers_nested", case)
+    vals = rng.integers(-1000, 1000, size).astype(np.int32)
+    lut = np.array([5, -2, 11, 0], dtype=np.int32)
+    dst0 = rng.integers(-100, 100, size).astype(np.int32)
+    dst = dst0.copy()
+    dst[:n] = lut[vals[:n] & 3] * scale + count
+    args = np.frombuffer(struct.pack("<I4xQQQi4x", count, 0, 0, 0, scale), dtype=np.uint8)
+    c = Case("feat_argument_buffers_nested", case, desc)
+    c.threadgroups([(size + 31) // 32, 1, 1], [32, 1, 1])
+    c.read(0, "n", np.array([n], dtype=np.uint32))
+    c.read(1, "args", args)
+    c.read(1, "vals", vals, argument_buffer_offset=8)
+    c.read_write(1, "dst", dst0, dst, 0, 0, "integers: exact; past n the initial values, untouched",
+                 argument_buffer_offset=16)
+    c.read(1, "lut", lut, argument_buffer_offset=24)
+    c.save()
+
+
+def argument_buffers_banks(case, desc, n, size):
+    """The kernel's header comment. Banks is 40 bytes: the three bank
+    pointers at 0, 8 and 16, out at 24, n at 32; eighths plus twice eighths:
+    exact."""
+    rng = rng_for("feat_argument_buffers_banks", case)
+    banks = [eighths(rng, size) for _ in range(3)]
+    out0 = eighths(rng, size)
+    out = out0.copy()
+    i = np.arange(n)
+    chosen = np.stack(banks)[i % 3, i].astype(np.float64)
+    out[:n] = f32(chosen + 2.0 * banks[2][:n])
+    args = np.frombuffer(struct.pack("<QQQQI4x", 0, 0, 0, 0, n), dtype=np.uint8)
+    c = Case("feat_argument_buffers_banks", case, desc)
+    c.threadgroups([(size + 31) // 32, 1, 1], [32, 1, 1])
+    c.read(0, "b", args)
+    for j, bank in enumerate(banks):
+        c.read(0, "bank%d" % j, bank, argument_buffer_offset=8 * j)
+    c.read_write(0, "out", out0, out, 0, 0, EXACT + "; past n the initial values, untouched",
+                 argument_buffer_offset=24)
+    c.save()
