@@ -29,7 +29,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_template_literal_calls_f", "feat_template_literal_calls_h", "feat_uniform_switch_collective",
            "feat_half_constants", "feat_reference_arguments",
            "feat_uniform_trip_loop", "feat_constant_copies", "feat_computed_constants",
-           "feat_argument_buffers", "feat_argument_buffers_nested", "feat_argument_buffers_banks"]
+           "feat_argument_buffers", "feat_argument_buffers_nested", "feat_argument_buffers_banks",
+           "feat_macro_kernels_scale_f32", "feat_macro_kernels_scale_i32", "feat_macro_kernels_swap"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -206,6 +207,9 @@ def generate():
     argument_buffers("small", "n 150 of 200 elements, a 1.5; 4 threadgroups of 64", 150, 200, 1.5)
     argument_buffers_nested("small", "n 40 of 64 elements, count 7, scale -3; 2 threadgroups of 32", 40, 64, 7, -3)
     argument_buffers_banks("small", "n 48 of 64 elements; 2 threadgroups of 32", 48, 64)
+    macro_kernels_scale("feat_macro_kernels_scale_f32", np.float32, "small", "n 70 of 96; dispatchThreads 96", 70, 96)
+    macro_kernels_scale("feat_macro_kernels_scale_i32", np.int32, "small", "n 70 of 96; dispatchThreads 96", 70, 96)
+    macro_kernels_swap("small", "3 threadgroups of 32", 3)
 
 
 def struct_methods(case, desc, rows):
@@ -749,4 +753,38 @@ def argument_buffers_banks(case, desc, n, size):
         c.read(0, "bank%d" % j, bank, argument_buffer_offset=8 * j)
     c.read_write(0, "out", out0, out, 0, 0, EXACT + "; past n the initial values, untouched",
                  argument_buffer_offset=24)
+    c.save()
+
+
+def macro_kernels_scale(kernel, dtype, case, desc, n, size):
+    """The kernel's header comment (k = 3); eighths or integers: exact. Past
+    n the initial values, untouched."""
+    rng = rng_for(kernel, case)
+    if dtype == np.float32:
+        x, out0 = eighths(rng, size), eighths(rng, size)
+    else:
+        x = rng.integers(-1000, 1000, size).astype(np.int32)
+        out0 = rng.integers(-1000, 1000, size).astype(np.int32)
+    out = out0.copy()
+    i = np.arange(n)
+    out[:n] = (x[:n].astype(np.float64) * 3 + i // 32).astype(dtype)
+    c = Case(kernel, case, desc)
+    c.threads([size, 1, 1], [32, 1, 1])
+    c.read(0, "in", x)
+    c.read_write(1, "out", out0, out, 0, 0, "eighths or integers times 3 plus an integer: exact")
+    c.read(2, "n", np.array([n], dtype=np.uint32))
+    c.save()
+
+
+def macro_kernels_swap(case, desc, groups):
+    """The kernel's header comment; eighths plus small integers: exact."""
+    rng = rng_for("feat_macro_kernels_swap", case)
+    n = groups * 32
+    v = eighths(rng, (n, 2))
+    i = np.arange(n)
+    out = v[:, ::-1].astype(np.float64) + (i // 32 + i % 32)[:, None]
+    c = Case("feat_macro_kernels_swap", case, desc)
+    c.threadgroups([groups, 1, 1], [32, 1, 1])
+    c.read(0, "v", v)
+    c.write(1, "out", f32(out), 0, 0, EXACT)
     c.save()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "front/kernel_macros.h"
 #include "front/metal_lexer.h"
 
 namespace mslport::front {
@@ -647,7 +648,11 @@ std::set<std::string> function_constants_checked(const std::string& text) {
 }
 
 AdaptResult adapt_metal_source(const std::string& text, const AdaptOptions& options) {
-  return Adapter(text, options).run();
+  // First: the adaptations below then see a macro-defined kernel's tokens.
+  const std::string expanded = expand_kernel_macros(text);
+  AdaptResult r = Adapter(expanded, options).run();
+  r.changed = r.changed || expanded != text;
+  return r;
 }
 
 }  // namespace mslport::front

@@ -44,6 +44,8 @@
 //    Metal converts element by element where clang's vector casts
 //    reinterpret bits or refuse another size, so they become `float4(h)`
 //    (the shim's vector constructor) or `::metal::__mslport_convert<T>(x)`.
+//  * Kernels defined by function-like macros are expanded first
+//    (kernel_macros.h), so the adaptations below see their tokens.
 //  * `vec<bool, N>` (also `metal::vec<bool, N>`) names the shim's bool
 //    vector struct, `__mslport_bool_vector<N>`: clang's OpenCL mode has no
 //    bool ext vectors for the `vec` alias to name.
