@@ -249,7 +249,10 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
     // Pointer fields are C's: 8 bytes, as Metal's GPU addresses are. A
     // kernel parameter holding them is an argument buffer
     // (passes/flatten_argument_buffers.h).
-    if (ft->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void ||
+    // (Arrays of them too: `simdgroup_float8x8 tiles[4];`.)
+    const ir::Type* inner = &*ft;
+    while (inner->is_array()) inner = inner->elem.get();
+    if (inner->kind == ir::Type::Kind::SimdMatrix || ft->kind == ir::Type::Kind::Void ||
         (ft->is_pointer() && ft->elem->is_pointer())) {
       if (why) *why = "struct field '" + spelling(f) + "' of type '" + type_spelling(clang_getCursorType(f)) + "'";
       return std::nullopt;
