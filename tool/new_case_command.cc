@@ -138,6 +138,9 @@ ordered_json skeleton(const ir::Module& m, const ir::Kernel& k, const std::strin
                       std::to_string(p.argument_buffer_offset) + " bytes in (the runner stores it there)");
     }
     b["name"] = p.name;
+    if (!p.present_if.empty())
+      notes.push_back(p.name + " exists only where " + p.present_if + " is true: leave it out of a case that sets " +
+                      p.present_if + " false");
     std::string acc = "read";
     if (p.kind == ir::Param::Kind::Buffer) {
       const bool writable = p.type.is_pointer() && !p.type.is_const && p.type.space == ir::AddressSpace::Device;

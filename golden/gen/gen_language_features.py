@@ -30,7 +30,8 @@ KERNELS = ["feat_helper_barrier_sum", "feat_helper_barrier_center", "feat_helper
            "feat_half_constants", "feat_reference_arguments",
            "feat_uniform_trip_loop", "feat_constant_copies", "feat_computed_constants",
            "feat_argument_buffers", "feat_argument_buffers_nested", "feat_argument_buffers_banks",
-           "feat_macro_kernels_scale_f32", "feat_macro_kernels_scale_i32", "feat_macro_kernels_swap"]
+           "feat_macro_kernels_scale_f32", "feat_macro_kernels_scale_i32", "feat_macro_kernels_swap",
+           "feat_function_constant_params"]
 
 
 def eighths(rng, shape, lo=-80, hi=81):
@@ -210,6 +211,12 @@ def generate():
     macro_kernels_scale("feat_macro_kernels_scale_f32", np.float32, "small", "n 70 of 96; dispatchThreads 96", 70, 96)
     macro_kernels_scale("feat_macro_kernels_scale_i32", np.int32, "small", "n 70 of 96; dispatchThreads 96", 70, 96)
     macro_kernels_swap("small", "3 threadgroups of 32", 3)
+    function_constant_params("both", "has_bias and has_scale true: every buffer bound; dispatchThreads 70", 70,
+                             True, True)
+    function_constant_params("bias_only", "has_bias true, has_scale false: sp not bound; dispatchThreads 70", 70,
+                             True, False)
+    function_constant_params("neither", "both flags false: bias and sp not bound; dispatchThreads 70", 70,
+                             False, False)
 
 
 def struct_methods(case, desc, rows):
@@ -787,4 +794,27 @@ def macro_kernels_swap(case, desc, groups):
     c.threadgroups([groups, 1, 1], [32, 1, 1])
     c.read(0, "v", v)
     c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
+def function_constant_params(case, desc, n, bias_on, scale_on):
+    """The kernel's header comment, scale 1.5, shift -0.25; eighths: exact.
+    A buffer whose flag is false is not in the case, as a Metal host binds
+    none there."""
+    rng = rng_for("feat_function_constant_params", case)
+    x, bias = eighths(rng, n), eighths(rng, n)
+    v = x.astype(np.float64)
+    if scale_on:
+        v = v * 1.5 - 0.25
+    if bias_on:
+        v = v + bias
+    c = Case("feat_function_constant_params", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.function_constants(has_bias=bias_on, has_scale=scale_on)
+    c.read(0, "x", x)
+    c.write(1, "out", f32(v), 0, 0, EXACT)
+    if bias_on:
+        c.read(2, "bias", bias)
+    if scale_on:
+        c.read(3, "sp", np.array([1.5, -0.25], dtype=np.float32))
     c.save()

@@ -145,6 +145,12 @@ bool FunctionBuilder::build_params(CXCursor fn) {
       } else if (a.name == "function_constant") {
         // The argument exists only when the named bool constant is true.
         std::string fc = a.args.size() == 1 ? a.args[0] : "";
+        // A flag the host sets: the host binds the parameter where it is
+        // true (checked after the parameter's kind is known, below).
+        if (ctx_.host_set_function_constants.count(fc)) {
+          p.present_if = fc;
+          continue;
+        }
         auto it = ctx_.specialization_constants.find(fc);
         if (it == ctx_.specialization_constants.end() || !it->second) {
           fail(a.loc, "[[function_constant(" + fc + ")]] on parameter '" + p.name +
@@ -267,6 +273,12 @@ bool FunctionBuilder::build_params(CXCursor fn) {
     if (absent) {
       absent_params_[usr_of(pc)] = p.name;
       continue;
+    }
+    if (!p.present_if.empty() && !is_buffer_kind(p.kind)) {
+      fail(p.loc, "[[function_constant(" + p.present_if + ")]] on parameter '" + p.name +
+                      "', which is no buffer, with a flag the host sets: not supported yet (give the flag a value " +
+                      "with --function-constant)");
+      p.present_if.clear();
     }
     k_->params.push_back(std::move(p));
     register_param(pc, (int)k_->params.size() - 1);

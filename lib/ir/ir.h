@@ -385,6 +385,12 @@ struct Param {
   // this many bytes into it (passes/flatten_argument_buffers.h); -1 for a
   // buffer bound at `index` itself.
   int argument_buffer_offset = -1;
+  // Buffer, ConstantRef, ConstantValue: declared [[function_constant(flag)]]
+  // with a flag the host sets at dispatch: the name of that bool constant
+  // (the kernel has its FunctionConstant parameter). The host binds the
+  // buffer only where the flag is true, as Metal's parameter exists only
+  // then; empty for a parameter that always exists.
+  std::string present_if;
 };
 
 // A kernel parameter whose reads give one value for the whole dispatch: a

@@ -74,12 +74,17 @@ using Mem = ClHandle<cl_mem, clReleaseMemObject>;
 
 enum class ArgKind { Buffer, ThreadgroupMemory, SimdScratch, Grid, FunctionConstant };
 
+// The stand-in for a buffer bound only under a flag that the case leaves out.
+constexpr size_t kAbsentBufferBytes = 4096;
+
 struct ArgBinding {
   ArgKind kind = ArgKind::Buffer;
   int index = -1;
   // Buffer: the pointer stored this many bytes into argument buffer
   // `index` ("argument_buffer_offset"); -1: the buffer bound at `index`.
   int64_t argument_buffer_offset = -1;
+  // Buffer: bound only where this function constant is true ("present_if").
+  std::string present_if;
   std::string name;
   std::string type;  // FunctionConstant: Metal's scalar type
   uint32_t bytes_per_thread = 0;
@@ -137,6 +142,10 @@ std::vector<KernelBinding> parse_bindings(const std::string& text, const std::st
           if (!j["argument_buffer_offset"].is_number_unsigned())
             fail(ap + ".argument_buffer_offset", "not a non-negative integer");
           ab.argument_buffer_offset = j["argument_buffer_offset"].get<int64_t>();
+        }
+        if (j.contains("present_if")) {
+          if (!j["present_if"].is_string()) fail(ap + ".present_if", "not a string");
+          ab.present_if = j["present_if"].get<std::string>();
         }
       } else if (kind == "threadgroup_memory") {
         ab.kind = ArgKind::ThreadgroupMemory;
@@ -237,6 +246,7 @@ class OpenClExecutor : public Executor {
     };
 
     std::map<int, Mem> mems;  // by position in `buffers`
+    std::vector<Mem> absent;  // stand-ins for buffers bound only under a flag
     cl_ulong local_total = 0;
     for (size_t a = 0; a < kb.args.size(); ++a) {
       const ArgBinding& ab = kb.args[a];
@@ -253,6 +263,19 @@ class OpenClExecutor : public Executor {
                                     std::to_string(ab.index) + ") (OpenCL argument " + std::to_string(a) +
                                     ") but the case gives no buffer with index " + std::to_string(ab.index) +
                                     " and argument_buffer_offset " + std::to_string(ab.argument_buffer_offset));
+          if (hi < 0 && !ab.present_if.empty()) {
+            // Not bound by the case (its flag is false, or it should be:
+            // the OpenMP target checks the flag): a poisoned stand-in, so that
+            // a kernel reading it anyway gives NaNs, not plausible values.
+            std::vector<uint8_t> poison(kAbsentBufferBytes, kPoisonByte);
+            cl_int err = CL_SUCCESS;
+            cl_mem m = clCreateBuffer(ctx_.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, poison.size(),
+                                      poison.data(), &err);
+            check(err, "clCreateBuffer for the absent buffer(" + std::to_string(ab.index) + ")");
+            absent.emplace_back(m);
+            check(clSetKernelArg(k, ai, sizeof(cl_mem), &m), what);
+            break;
+          }
           if (hi < 0)
             return error_result(c, target(),
                                 "kernel '" + kb.name + "' binds buffer(" + std::to_string(ab.index) + ")" +

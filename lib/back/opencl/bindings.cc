@@ -21,6 +21,9 @@ json arg_json(const ir::Module& m, const ir::Kernel& k, const ir::Kernel& raised
       // The pointer stored this many bytes into argument buffer `index`.
       if (p.argument_buffer_offset >= 0) j["argument_buffer_offset"] = p.argument_buffer_offset;
       j["name"] = p.name;
+      // Bound only where this function constant (a bool the host sets) is
+      // true; elsewhere any buffer will do, the kernel does not read it.
+      if (!p.present_if.empty()) j["present_if"] = p.present_if;
       break;
     }
     case ClArg::Kind::SimdScratch:

@@ -55,6 +55,10 @@ std::set<int> constants_read(const Module& m, const Kernel& k) {
 std::vector<int> host_set_constants_read(const Module& m, const Kernel& k) {
   std::set<int> out, seen_constants, seen_functions;
   if (k.body) collect_in(m, *k.body, &out, &seen_constants, &seen_functions);
+  // A flag that says whether the host binds a parameter is read at dispatch.
+  for (const Param& p : k.params)
+    for (size_t c = 0; !p.present_if.empty() && c < m.constants.size(); ++c)
+      if (m.constants[c].host_set && m.constants[c].name == p.present_if) out.insert(int(c));
   std::vector<int> v(out.begin(), out.end());
   std::stable_sort(v.begin(), v.end(), [&](int a, int b) {
     return m.constants[a].function_constant_index < m.constants[b].function_constant_index;

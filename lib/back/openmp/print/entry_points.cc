@@ -27,6 +27,16 @@ struct Parameters {
   std::vector<std::string> generic;      // what the generic entry passes to the typed one
 };
 
+// For a parameter the host binds only where a flag it sets is true
+// (Param::present_if): the generic entry's test of that flag.
+std::string flag_test(const ir::Kernel& k, const Param& prm) {
+  for (const Param& f : k.params)
+    if (f.kind == Param::Kind::FunctionConstant && f.name == prm.present_if)
+      return "mslport::require_function_constant<bool>(a, " + std::to_string(f.index) + "u, " +
+             cpp_string_literal(f.name) + ")";
+  return "true";  // front end: the kernel has the flag's parameter
+}
+
 Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
   Parameters out;
   for (auto& prm : k.params) {
@@ -41,6 +51,10 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
           out.generic.push_back("mslport::require_argument_buffer_pointer<" + p.type(*prm.type.elem) + ">(a, " +
                                 std::to_string(prm.index) + ", " + std::to_string(prm.argument_buffer_offset) + "u, " +
                                 cpp_string_literal(prm.name) + ")");
+        else if (!prm.present_if.empty())  // null where the flag is false: the kernel does not use it
+          out.generic.push_back("(" + flag_test(k, prm) + " ? mslport::require_buffer<" + p.type(*prm.type.elem) +
+                                ">(a, " + std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) +
+                                ") : nullptr)");
         else
           out.generic.push_back("mslport::require_buffer<" + p.type(*prm.type.elem) + ">(a, " +
                                 std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")");
@@ -52,8 +66,14 @@ Parameters parameters(const ir::Kernel& k, const CppPrinter& p, bool sanitize) {
         // buffers the kernel writes, forcing a reload after every store.
         out.threadgroup.push_back("const " + p.type(prm.type) + " " + prm.name);
         out.tg_args.push_back(prm.name);
-        out.generic.push_back("*mslport::require_buffer<const " + p.type(prm.type) + ">(a, " +
-                              std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")");
+        // Where a flag says the host binds it and the flag is false: a
+        // zero value, which the kernel does not read.
+        out.generic.push_back(prm.present_if.empty()
+                                  ? "*mslport::require_buffer<const " + p.type(prm.type) + ">(a, " +
+                                        std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) + ")"
+                                  : "*(" + flag_test(k, prm) + " ? mslport::require_buffer<const " + p.type(prm.type) +
+                                        ">(a, " + std::to_string(prm.index) + ", " + cpp_string_literal(prm.name) +
+                                        ") : mslport::absent_value<" + p.type(prm.type) + ">())");
         break;
       case Param::Kind::FunctionConstant:
         out.typed.push_back(p.type(prm.type) + " " + prm.name);
@@ -168,7 +188,7 @@ bool print_kernel(const RaisedModule& raised, size_t kernel, const EmitOptions& 
         << (prm.kind == Param::Kind::Buffer
                 ? comment_text(ir::type_name(m, prm.type))
                 : "constant " + comment_text(ir::type_name(m, prm.type)) + "& (a pointer to the value)")
-        << "\n";
+        << (prm.present_if.empty() ? "" : ", bound only where " + prm.present_if + " is true") << "\n";
     else if (prm.kind == Param::Kind::ThreadgroupMemory)
       c << "//   args->threadgroup_bytes[" << prm.index << "]  " << prm.name << ": "
         << comment_text(ir::type_name(m, prm.type)) << " (its size in bytes)\n";

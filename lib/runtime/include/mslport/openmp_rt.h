@@ -679,6 +679,14 @@ T* require_buffer(const mslport_args* a, int index, const char* name) {
   return static_cast<T*>(a->buffers[index]);
 }
 
+// The value of a `constant T&` parameter the host does not bind (its
+// [[function_constant(flag)]] is false): zero, never read by the kernel.
+template <class T>
+const T* absent_value() {
+  static const T zero{};
+  return &zero;
+}
+
 // A pointer that the argument buffer bound at `index` holds, `offset` bytes
 // into it: the address of another buffer, stored there by the host.
 template <class T>
