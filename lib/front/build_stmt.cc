@@ -38,22 +38,6 @@ bool for_header_parts(const std::vector<Token>& toks, bool part[3]) {
   return false;
 }
 
-// Name not yet used by a parameter, variable or threadgroup allocation.
-std::string unique_name(const ir::Kernel& k, const std::string& base) {
-  auto used = [&](const std::string& n) {
-    for (auto& v : k.vars)
-      if (v.name == n) return true;
-    for (auto& p : k.params)
-      if (p.name == n) return true;
-    for (auto& a : k.tg_allocs)
-      if (a.name == n) return true;
-    return false;
-  };
-  std::string n = base;
-  for (int i = 1; used(n); ++i) n = base + "_" + std::to_string(i);
-  return n;
-}
-
 // The address space of a variable's storage (for arrays: of the elements,
 // which is where clang keeps the qualifier).
 ir::AddressSpace storage_space(CXType t) {
@@ -229,7 +213,7 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
           ctx_.unsupported(v, why);
           continue;
         }
-        k_->tg_allocs.push_back(ir::TgAlloc{unique_name(*k_, name), *t, loc});
+        k_->tg_allocs.push_back(ir::TgAlloc{ir::unique_name(*k_, name), *t, loc});
         tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
         continue;
       }
@@ -289,7 +273,7 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
       if (has_init)
         ctx_.diags.warning(ctx_.loc(v), "the initializer of threadgroup variable '" + name +
                                             "' is ignored: initialize it explicitly (and put a barrier after)");
-      k_->tg_allocs.push_back(ir::TgAlloc{unique_name(*k_, name), *t, loc});
+      k_->tg_allocs.push_back(ir::TgAlloc{ir::unique_name(*k_, name), *t, loc});
       tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
       continue;
     }

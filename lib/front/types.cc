@@ -213,13 +213,7 @@ std::optional<int> struct_index(FrontContext& ctx, CXCursor decl, std::string* w
   }
   if (base.empty())
     base = std::string(def_ir.is_union ? "anon_union_" : "anon_struct_") + std::to_string(ctx.module.structs.size());
-  def_ir.name = base;
-  for (int i = 2;; ++i) {
-    bool used = false;
-    for (auto& s : ctx.module.structs) used = used || s.name == def_ir.name;
-    if (!used) break;
-    def_ir.name = base + "_" + std::to_string(i);
-  }
+  def_ir.name = ir::unique_struct_name(ctx.module, base);
   def_ir.loc = ctx.loc(decl);
   // Fields in declaration order; Metal lays structs out with natural
   // alignment (3-vectors padded to 4), which ir::type_size/type_align encode.

@@ -555,30 +555,34 @@ ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, Type element) {
                     make_index(std::move(pointer), std::move(index), std::move(element)), std::move(loc));
 }
 
-int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
-  // Keep names unique within the kernel so printers never need scoping.
-  std::string base = name, n = name;
-  for (int i = 1;; ++i) {
-    bool clash = false;
+std::string unique_name(const Kernel& k, const std::string& base) {
+  auto used = [&](const std::string& n) {
     for (auto& v : k.vars)
-      if (v.name == n) {
-        clash = true;
-        break;
-      }
+      if (v.name == n) return true;
     for (auto& p : k.params)
-      if (p.name == n) {
-        clash = true;
-        break;
-      }
+      if (p.name == n) return true;
     for (auto& a : k.tg_allocs)
-      if (a.name == n) {
-        clash = true;
-        break;
-      }
-    if (!clash) break;
-    n = base + "_" + std::to_string(i);
-  }
-  k.vars.push_back(Var{n, std::move(t), is_const, std::move(loc)});
+      if (a.name == n) return true;
+    return false;
+  };
+  std::string n = base;
+  for (int i = 1; used(n); ++i) n = base + "_" + std::to_string(i);
+  return n;
+}
+
+std::string unique_struct_name(const Module& m, const std::string& base) {
+  auto used = [&](const std::string& n) {
+    for (auto& s : m.structs)
+      if (s.name == n) return true;
+    return false;
+  };
+  std::string n = base;
+  for (int i = 2; used(n); ++i) n = base + "_" + std::to_string(i);
+  return n;
+}
+
+int add_var(Kernel& k, std::string name, Type t, SourceLoc loc, bool is_const) {
+  k.vars.push_back(Var{unique_name(k, name), std::move(t), is_const, std::move(loc)});
   return (int)k.vars.size() - 1;
 }
 

@@ -516,6 +516,12 @@ ExprPtr make_cast(Type type, ExprPtr e);
 ExprPtr make_index(ExprPtr base, ExprPtr index, Type element);
 ExprPtr make_address_of_element(ExprPtr pointer, ExprPtr index, Type element);
 int add_var(Kernel& k, std::string name, Type t, SourceLoc loc = {}, bool is_const = false);
+// `base`, or the first of base_1, base_2, ... that names no variable,
+// parameter or threadgroup allocation of `k` (names stay unique within a
+// kernel, so printers never need scoping).
+std::string unique_name(const Kernel& k, const std::string& base);
+// `base`, or the first of base_2, base_3, ... that names no struct of `m`.
+std::string unique_struct_name(const Module& m, const std::string& base);
 
 // The same expression tree (kinds, types, operands, literals), so the same
 // value where both are pure.

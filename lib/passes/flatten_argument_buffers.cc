@@ -16,6 +16,10 @@ using ir::ExprPtr;
 using ir::Param;
 using ir::Type;
 
+namespace {
+
+// True when values of type `t` hold a pointer (in a field, nested struct or
+// array), so that a kernel parameter of it is an argument buffer.
 bool holds_pointers(const ir::Module& m, const Type& t) {
   switch (t.kind) {
     case Type::Kind::Pointer: return true;
@@ -27,8 +31,6 @@ bool holds_pointers(const ir::Module& m, const Type& t) {
     default: return false;
   }
 }
-
-namespace {
 
 // The struct an argument buffer parameter's uses reach: the referenced type
 // of `constant S&`, the pointee of a `device S*` (or `device S&`) buffer.
@@ -58,20 +60,10 @@ class SlotTypes {
     ir::StructDef d = m_.structs[s];
     // Nested ones first: a struct's fields are defined before it.
     for (ir::StructField& f : d.fields) f.type = of(f.type);
-    d.name = unique_name(d.name + "_slots");
+    d.name = ir::unique_struct_name(m_, d.name + "_slots");
     m_.structs.push_back(std::move(d));
     return memo_[s] = int(m_.structs.size()) - 1;
   }
-  std::string unique_name(const std::string& base) const {
-    std::string name = base;
-    for (int i = 2;; ++i) {
-      bool used = false;
-      for (const ir::StructDef& d : m_.structs) used = used || d.name == name;
-      if (!used) return name;
-      name = base + "_" + std::to_string(i);
-    }
-  }
-
   ir::Module& m_;
   std::map<int, int> memo_;
 };
@@ -151,13 +143,18 @@ class Flattener {
     return true;
   }
 
+  // Does `parent` write `e` (assign, increment) or take its address?
+  static bool written_or_addressed(const Expr* parent, const ExprPtr& e) {
+    return parent && ((ir::writes_operand(*parent) && parent->args[0].get() == e.get()) ||
+                      (parent->kind == Expr::Kind::Unary && parent->unary_op == ir::UnaryOp::AddrOf));
+  }
+
   void visit(ExprPtr& e, const Expr* parent) {
     int param = -1, offset = 0;
     std::string path;
     const bool located = locate(*e, &param, &offset, &path);
     if (located && e->kind == Expr::Kind::Member && e->type.is_pointer()) {
-      if (parent && ((ir::writes_operand(*parent) && parent->args[0].get() == e.get()) ||
-                     (parent->kind == Expr::Kind::Unary && parent->unary_op == ir::UnaryOp::AddrOf))) {
+      if (written_or_addressed(parent, e)) {
         error(*e, "writes or takes the address of pointer '" + path + "' of argument buffer '" + k_.params[param].name +
                       "'");
         return;
@@ -213,8 +210,7 @@ class Flattener {
   // `param`: a buffer per element, i selecting one (i == 0 ? array_0 : i ==
   // 1 ? array_1 : ... array_N-1; past the end is undefined in Metal too).
   void select_element(ExprPtr& e, int param, int at, const std::string& array, const Expr* parent) {
-    if (parent && ((ir::writes_operand(*parent) && parent->args[0].get() == e.get()) ||
-                   (parent->kind == Expr::Kind::Unary && parent->unary_op == ir::UnaryOp::AddrOf))) {
+    if (written_or_addressed(parent, e)) {
       error(*e, "writes or takes the address of an element of '" + array + "' of argument buffer '" +
                     k_.params[param].name + "'");
       return;
@@ -267,7 +263,7 @@ class Flattener {
     for (char c : path)
       if (c == '.' || c == '[') name += '_';
       else if (c != ']') name += c;
-    q.name = unique_name(name);
+    q.name = ir::unique_name(k_, name);
     q.type = type;
     q.index = k_.params[param].index;
     q.argument_buffer_offset = offset;
@@ -302,17 +298,6 @@ class Flattener {
           });
       return true;
     });
-  }
-
-  std::string unique_name(const std::string& base) const {
-    std::string name = base;
-    for (int i = 2;; ++i) {
-      bool used = false;
-      for (const Param& p : k_.params) used = used || p.name == name;
-      for (const ir::Var& v : k_.vars) used = used || v.name == name;
-      if (!used) return name;
-      name = base + "_" + std::to_string(i);
-    }
   }
 
   void error(const Expr& at, const std::string& what) {

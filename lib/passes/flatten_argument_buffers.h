@@ -27,10 +27,6 @@
 
 namespace mslport::passes {
 
-// True when values of type `t` hold a pointer (in a field, nested struct or
-// array), so that a kernel parameter of it is an argument buffer.
-bool holds_pointers(const ir::Module& m, const ir::Type& t);
-
 bool flatten_argument_buffers(ir::Module& m, DiagEngine& diags);
 // The same for one kernel of `m` (or a copy of one); the _slots structs
 // go into `m`.
