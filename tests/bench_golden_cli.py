@@ -71,6 +71,27 @@ def main(mslport, mslport_run, work):
         expect([(r["case"], r["target"]) for r in j["results"]] == [("defaults", "openmp"), ("defaults", "opencl")],
                "mslport-run times the plain case on both targets", out)
 
+    # Two OpenCL platforms (PoCL listed twice by the ICD loader): each gets a
+    # worker process of its own, the second named with its platform index.
+    icds = [os.path.join("/etc/OpenCL/vendors", f) for f in sorted(os.listdir("/etc/OpenCL/vendors"))
+            if "pocl" in f] if os.path.isdir("/etc/OpenCL/vendors") else []
+    expect(icds, "PoCL's ICD file in /etc/OpenCL/vendors")
+    if icds:
+        vendors = os.path.join(work, "two-platforms")
+        os.makedirs(vendors)
+        for i in (1, 2):
+            shutil.copy(icds[0], os.path.join(vendors, "pocl-%d.icd" % i))
+        p = subprocess.run([mslport_run, "bench", "--targets", "targets", "--golden", "golden", "--kernel", KERNEL,
+                            "--rounds", "1", "--format", "json"] + common, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=dict(os.environ, OCL_ICD_VENDORS=vendors))
+        expect(p.returncode == 0, "two platforms: exit %d" % p.returncode, p.stderr)
+        if p.returncode == 0:
+            j = json.loads(p.stdout)
+            expect([(r["target"], r["platform"]) for r in j["results"]] ==
+                   [("openmp", "cpu"), ("opencl", "pocl"), ("opencl", "pocl1")], "a row per platform", p.stdout)
+            expect("round 1/1: openmp and opencl/pocl and opencl/pocl1, a worker process each" in p.stderr,
+                   "a worker per platform", p.stderr)
+
     # Nothing to time: an error at once, no roof measured, no worker started.
     cases = [
         ([mslport, "bench", "--src", SRC, "--golden", empty, "--kernel", KERNEL], KERNEL + ": no golden case in " + empty),

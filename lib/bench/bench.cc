@@ -183,7 +183,7 @@ const char* kOpenMpTriad =
             return kTriadTable;
           }
 #endif
-)CPP";
+    )CPP";
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
@@ -394,6 +394,14 @@ TimingPlan round_share(TimingPlan plan, int rounds) {
   return plan;
 }
 
+bool platform_selected(const runtime::OpenClDeviceInfo& d, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  const std::string sname = short_platform_name(d.platform);
+  for (const auto& f : filters)
+    if (lower(d.platform).find(lower(f)) != std::string::npos || sname == lower(f)) return true;
+  return false;
+}
+
 BenchReport run_bench(const BenchRequest& request) {
   BenchReport report;
   BenchRequest req = request;
@@ -500,14 +508,12 @@ BenchReport run_bench(const BenchRequest& request) {
     if (devices.empty()) report.errors.push_back("opencl: " + (err.empty() ? "no OpenCL platform has a device" : err));
     std::set<std::string> used_short;
     for (const auto& d : devices) {
+      if (!platform_selected(d, req.platforms)) continue;
+      // Named among every selected platform, also in a worker that times
+      // one of them: two workers never report under one name.
       std::string sname = short_platform_name(d.platform);
-      if (!req.platforms.empty()) {
-        bool match = false;
-        for (const auto& f : req.platforms)
-          if (lower(d.platform).find(lower(f)) != std::string::npos || sname == lower(f)) match = true;
-        if (!match) continue;
-      }
       if (!used_short.insert(sname).second) sname += std::to_string(d.platform_index);
+      if (req.platform_index >= 0 && d.platform_index != req.platform_index) continue;
       // NVIDIA: warp shuffles for SIMD-group functions, the emulation, or both.
       std::vector<std::pair<std::string, bool>> variants = {{sname, true}};
       if (lower(d.vendor).find("nvidia") != std::string::npos) {
@@ -533,7 +539,7 @@ BenchReport run_bench(const BenchRequest& request) {
         if (any || req.modules.empty()) cls.push_back({std::move(b), label});
       }
     }
-    if (!req.platforms.empty() && cls.empty() && devices.size()) {
+    if (!req.platforms.empty() && req.platform_index < 0 && cls.empty() && devices.size()) {
       std::string names_seen;
       for (const auto& d : devices) names_seen += (names_seen.empty() ? "" : ", ") + d.platform;
       report.errors.push_back("opencl: no OpenCL platform matches the --platform filter (platforms: " + names_seen +

@@ -11,6 +11,7 @@
 
 #include "bench/report.h"
 #include "bench/turns.h"
+#include "runtime/bench_support.h"
 #include "runtime/check_emitted.h"
 
 namespace mslport::bench {
@@ -43,6 +44,10 @@ struct BenchRequest {
   // OpenCL platforms: name substrings (case-insensitive; "pocl" matches
   // PoCL). Empty = every platform that has a device.
   std::vector<std::string> platforms;
+  // Only the OpenCL platform at this position in clGetPlatformIDs (-1: every
+  // platform `platforms` selects). run_bench_isolated gives each platform a
+  // worker process of its own.
+  int platform_index = -1;
   std::vector<std::string> kernels;  // empty = every kernel of the sources
   // SIMD-group functions on NVIDIA devices: "on" = warp shuffles (backend
   // "opencl/nvidia"), "off" = the portable emulation ("opencl/nvidia-noshfl"),
@@ -77,6 +82,11 @@ struct BenchRequest {
   // may take it (bench/turns.h). Empty: nothing to take turns with.
   std::function<void(const TurnStep&)> turn;
 };
+
+// Whether the `--platform` filters (name substrings, case-insensitive, or
+// the short name: "pocl", "nvidia") select this OpenCL platform; no filter
+// selects every platform.
+bool platform_selected(const runtime::OpenClDeviceInfo& d, const std::vector<std::string>& filters);
 
 BenchReport run_bench(const BenchRequest& request);
 

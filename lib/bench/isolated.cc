@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 
 #include "bench/stats.h"
 #include "bench/turns.h"
+#include "runtime/bench_support.h"
 #include "support/atomic_file.h"
 #include "support/subprocess.h"
 
@@ -48,6 +50,7 @@ std::string request_to_json(const BenchRequest& r) {
                             {"function_constants", m.function_constants}});
   j["targets"] = r.targets;
   j["platforms"] = r.platforms;
+  j["platform_index"] = r.platform_index;
   j["kernels"] = r.kernels;
   j["nvidia_shfl"] = r.nvidia_shfl;
   j["plan"] = {{"warmup", r.plan.warmup},
@@ -80,6 +83,7 @@ bool request_from_json(const std::string& text, BenchRequest* r, std::string* er
     }
     r->targets = j.at("targets").get<std::vector<std::string>>();
     r->platforms = j.at("platforms").get<std::vector<std::string>>();
+    r->platform_index = j.at("platform_index").get<int>();
     r->kernels = j.at("kernels").get<std::vector<std::string>>();
     r->nvidia_shfl = j.at("nvidia_shfl").get<std::string>();
     const json& p = j.at("plan");
@@ -289,7 +293,15 @@ int bench_worker_main(const std::string& request_path, const std::string& result
     std::cerr << "bench worker: cannot read " << request_path << (err.empty() ? "" : ": " + err) << "\n";
     return 2;
   }
-  req.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+  // Each line with the seconds since the worker started: where a round's
+  // time goes (building, filling input sets, roofs, launches).
+  const auto started = std::chrono::steady_clock::now();
+  req.progress = [started](const std::string& line) {
+    char at[32];
+    std::snprintf(at, sizeof at, "[%6.1f s] ",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    std::cerr << at << line << "\n";
+  };
   if (turns_fd >= 0 && steps_fd >= 0) {
     // Not for the compilers and OpenCL builds it starts.
     ::fcntl(turns_fd, F_SETFD, FD_CLOEXEC);
@@ -357,7 +369,7 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
   std::error_code ec;
   fs::path dir = fs::path(work_dir) / ("rounds-" + std::to_string(::getpid()));
   fs::create_directories(dir, ec);
-  // Each round: one worker per target, started together, taking turns step
+  // Each round: one worker per backend, started together, taking turns step
   // by step (bench/turns.h), so a kernel's backends are timed seconds apart
   // (openmp, opencl, the next kernel ...). Each round in new processes: a
   // process's own placement moves its times too (PoCL's moe_combine_residual
@@ -365,15 +377,44 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
   // another), and only fresh processes average that out.
   base.rounds = 1;
   base.plan = round_share(request.plan, rounds);
+  // One worker per target, and per OpenCL platform: PoCL's rounds spread
+  // 14-30 % on the LM-head mat-vecs in a process that also held NVIDIA's
+  // OpenCL, 7 % in one of its own (six fresh processes each, H100/H200 hosts).
+  struct Side {
+    std::string name;  // "openmp", "opencl", "opencl/pocl"
+    BenchRequest request;
+  };
+  std::vector<Side> sides;
+  for (const auto& target : request.targets) {
+    BenchRequest one = base;
+    one.targets = {target};
+    std::vector<runtime::OpenClDeviceInfo> selected;
+    if (target == "opencl") {
+      std::string ignored;  // a worker reports it
+      for (const auto& d : runtime::list_opencl_devices(&ignored))
+        if (platform_selected(d, request.platforms)) selected.push_back(d);
+    }
+    if (selected.size() < 2) {
+      sides.push_back({target, one});
+      continue;
+    }
+    std::set<std::string> used;  // named as the worker names it (run_bench)
+    for (const auto& d : selected) {
+      std::string sname = short_platform_name(d.platform);
+      if (!used.insert(sname).second) sname += std::to_string(d.platform_index);
+      one.platform_index = d.platform_index;
+      sides.push_back({target + "/" + sname, one});
+    }
+  }
   std::vector<BenchReport> parts = {planned};
   for (int round = 1; round <= rounds; ++round) {
     const std::string tag = "round " + std::to_string(round) + "/" + std::to_string(rounds);
     std::vector<TurnWorker> workers;
     std::vector<std::string> targets, stems;
-    for (const auto& target : request.targets) {
-      BenchRequest one = base;
-      one.targets = {target};
-      const std::string stem = (dir / (std::to_string(round) + "-" + target)).string();
+    for (size_t side = 0; side < sides.size(); ++side) {
+      const std::string& target = sides[side].name;
+      const BenchRequest& one = sides[side].request;
+      const std::string stem = (dir / (std::to_string(round) + "-" + std::to_string(side))).string();
       std::string err;
       if (!write_file_atomic(stem + ".request.json", request_to_json(one), &err)) {
         BenchReport part;

@@ -75,6 +75,8 @@ TEST(IsolatedBench, RequestAndReportSurviveTheFiles) {
   q.case_name = "c";
   q.source_kernels = {"k", "l"};
   q.build_dir = "/tmp/b";
+  q.platforms = {"pocl"};
+  q.platform_index = 1;
   BenchRequest back;
   std::string err;
   ASSERT_TRUE(request_from_json(request_to_json(q), &back, &err)) << err;
@@ -83,6 +85,8 @@ TEST(IsolatedBench, RequestAndReportSurviveTheFiles) {
   EXPECT_EQ(back.golden_dir, "g");
   EXPECT_EQ(back.case_name, "c");
   EXPECT_EQ(back.source_kernels, q.source_kernels);
+  EXPECT_EQ(back.platforms, q.platforms);
+  EXPECT_EQ(back.platform_index, 1);
 
   BenchReport r = merge_rounds({part("openmp", 1.0, 50), part("opencl", 2.0, 30)}, 1);
   r.skipped = {"x: no golden case"};
@@ -94,6 +98,20 @@ TEST(IsolatedBench, RequestAndReportSurviveTheFiles) {
   EXPECT_EQ(r2.roofs[1].method_gbps, r.roofs[1].method_gbps);
   EXPECT_EQ(r2.skipped, r.skipped);
   EXPECT_FALSE(request_from_json("{}", &back, &err));
+}
+
+// Each OpenCL platform gets a worker of its own, chosen with the same
+// filters the worker applies.
+TEST(IsolatedBench, PlatformFiltersMatchNameOrShortName) {
+  runtime::OpenClDeviceInfo pocl, nvidia;
+  pocl.platform = "Portable Computing Language";
+  nvidia.platform = "NVIDIA CUDA";
+  EXPECT_TRUE(platform_selected(pocl, {}));
+  EXPECT_TRUE(platform_selected(pocl, {"pocl"}));
+  EXPECT_TRUE(platform_selected(pocl, {"PORTABLE"}));
+  EXPECT_FALSE(platform_selected(pocl, {"nvidia"}));
+  EXPECT_TRUE(platform_selected(nvidia, {"pocl", "nvidia"}));
+  EXPECT_FALSE(platform_selected(nvidia, {"intel"}));
 }
 
 }  // namespace
