@@ -150,6 +150,10 @@ std::optional<ir::Type> FunctionBuilder::type_of(CXCursor c) {
 
 ir::ExprPtr FunctionBuilder::convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc) {
   if (!e || e->type == t) return e;
+  // A pointer passed for a parameter written as an array (`constant long
+  // s[2]`): the parameter is a pointer (C's rule), which libclang still
+  // types as the array written. No conversion; an array cast is not C.
+  if (t.is_array() && e->type.is_pointer()) return e;
   // A null pointer constant takes the pointer type it converts to.
   if (e->kind == ir::Expr::Kind::IntLit && e->int_value == 0 && t.is_pointer() &&
       (e->type.is_pointer() || e->type.is_scalar())) {

@@ -151,7 +151,13 @@ bool build_helper_params(FrontContext& ctx, CXCursor def, ir::Kernel& fd, std::v
       }
       // An array parameter is a pointer to its first element (C's rule):
       // the function writes the caller's array.
-      if (t->is_array()) *t = ir::Type::pointer_to(*t->elem, ir::AddressSpace::Private, false);
+      // Its address space and constness are its elements' (`constant const
+      // long s[2]` is a `constant const long*`), read from the type as
+      // written: the canonical array's element has lost them.
+      if (t->is_array()) {
+        CXType elem = clang_getArrayElementType(clang_getCursorType(pc));
+        *t = ir::Type::pointer_to(*t->elem, address_space_of(elem), clang_isConstQualifiedType(elem) != 0);
+      }
       p.kind = ir::Param::Kind::Value;
       p.type = *t;
     }
