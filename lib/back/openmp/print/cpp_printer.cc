@@ -1,6 +1,7 @@
 #include "back/openmp/print/cpp_printer.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -194,9 +195,16 @@ std::string CppPrinter::expr(const Expr& e, bool wi) {
     case Expr::Kind::IntLit: {
       if (!e.type.is_scalar()) return std::to_string(e.int_value);
       switch (e.type.scalar) {
-        case ScalarKind::Int: return std::to_string((int32_t)e.int_value);
+        // The lowest value is not a literal: `-2147483648` negates a long
+        // (a narrowing conversion in a braced initializer), and
+        // 9223372036854775808 has no signed type at all.
+        case ScalarKind::Int:
+          if ((int32_t)e.int_value == INT32_MIN) return "(-2147483647 - 1)";
+          return std::to_string((int32_t)e.int_value);
         case ScalarKind::UInt: return std::to_string((uint32_t)e.int_value) + "u";
-        case ScalarKind::Long: return std::to_string(e.int_value) + "ll";
+        case ScalarKind::Long:
+          if (e.int_value == INT64_MIN) return "(-9223372036854775807ll - 1)";
+          return std::to_string(e.int_value) + "ll";
         case ScalarKind::ULong: return std::to_string((uint64_t)e.int_value) + "ull";
         case ScalarKind::Bool: return e.int_value ? "true" : "false";
         default: return scalar(e.type.scalar) + "(" + std::to_string(e.int_value) + ")";
