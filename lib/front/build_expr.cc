@@ -473,6 +473,12 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       if (!t) return nullptr;
       return ir::make_int(*t, clang_getEnumConstantDeclValue(d), ctx_.loc(c));
     }
+    // A variable template's instance (`is_floating_point_v<T>`, a
+    // `constexpr constant bool is_x<T> = ...` of the user's): libclang
+    // exposes no declaration for it, but a constant one is its value.
+    case CXCursor_UnexposedDecl:
+      if (auto v = constant_value(c)) return v;
+      break;
     default: break;
   }
   ctx_.unsupported(c, "reference to '" + spelling(d) + "' (" + kind_spelling(d) + ")");
