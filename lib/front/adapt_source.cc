@@ -592,8 +592,34 @@ class Adapter {
       }
       return c < t_.size();
     };
+    // The end of `<...>` opening at token i (the index of its `>`), or npos.
+    auto template_arguments_end = [&](size_t i) {
+      int depth = 0;
+      for (size_t k = i; k < t_.size(); ++k) {
+        if (punct(k, "(") || punct(k, "[") || punct(k, "{")) k = matching_close(t_, k);
+        else if (punct(k, "<")) ++depth;
+        else if (punct(k, ">") && --depth == 0) return k;
+        else if (punct(k, ";") || punct(k, ")") || punct(k, ">>")) break;  // `>>` closing two: left to clang
+      }
+      return std::string::npos;
+    };
     for (size_t i = 0; i + 3 < t_.size(); ++i) {
       if (covered(t_[i].begin)) continue;
+      // vec<T, N>(a, b), metal::vec<T, N>(h4): Metal's vector constructor,
+      // as `float4(a, b)`, for a vector named by its template.
+      if (t_[i].ident("vec") && punct(i + 1, "<") && same_unit(i, i + 1)) {
+        size_t first = i;
+        if (first >= 2 && t_[first - 1].is("::") && t_[first - 2].ident("metal")) first -= 2;
+        if (first >= 1 && t_[first - 1].is("::")) --first;
+        size_t close = template_arguments_end(i + 1);
+        if (close != std::string::npos && punct(close + 1, "(") && same_unit(first, close + 1) &&
+            expression_starts_after(first)) {
+          insert(t_[first].begin, "::metal::__mslport_make_vector<");
+          insert(t_[close].end, ">");
+          i = close + 1;
+          continue;
+        }
+      }
       // static_cast<T>(x)
       if (t_[i].ident("static_cast") && punct(i + 1, "<") && is_cast_type(i + 2) && punct(i + 3, ">") &&
           punct(i + 4, "(") && same_unit(i, i + 4)) {

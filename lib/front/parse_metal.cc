@@ -27,6 +27,7 @@
 #include "front/scalar_operands.h"
 #include "front/types.h"
 #include "front/vector_arguments.h"
+#include "front/vector_direct_initializers.h"
 #include "front/vector_initializers.h"
 #include "ir/analysis/constant_value.h"
 #include "ir/analysis/function_constant_reads.h"
@@ -665,7 +666,8 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // (front/scalar_operands.h), the operands of casts between half and
   // bfloat go through float (front/half_bfloat_casts.h), brace lists
   // passed for vector parameters are given the vector's type
-  // (front/vector_arguments.h), and an lvalue operand of ?: beside a call's
+  // (front/vector_arguments.h), vectors initialised with parentheses are
+  // given the shim's constructor (front/vector_direct_initializers.h), and an lvalue operand of ?: beside a call's
   // class value is copied (front/conditional_operands.h). One round mends every list clang reported;
   // the lists go first, and operands take a round per level of nesting
   // (`s * (t * h4)` is reported once the inner product is mended), up to a
@@ -720,6 +722,7 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
     if (!changed) changed = mend_by_file(scalar_operands_of_greater_rank(tu), wrap_scalar_operands);
     if (mend_by_file(half_bfloat_casts(tu), convert_cast_operands_through_float)) changed = true;
     if (mend_by_file(vector_argument_lists(tu), construct_vector_arguments)) changed = true;
+    if (mend_by_file(vector_direct_initializers(tu), construct_vector_direct_initializers)) changed = true;
     if (mend_by_file(address_space_conditional_operands(tu), copy_conditional_operands)) changed = true;
     if (mend_by_file(unbound_reference_arguments(tu), box_reference_arguments)) changed = true;
     if (mend_by_file(constant_space_copies(tu), load_constant_copies)) changed = true;
