@@ -86,3 +86,29 @@ kernel void k(device float* out [[buffer(0)]], device const float* in [[buffer(1
   EXPECT_EQ(info.vars[find_var(k, "a")], Uniformity::Simdgroup);
   EXPECT_EQ(info.vars[find_var(k, "b")], Uniformity::Simdgroup);
 }
+
+// A store through a thread pointer writes the private variables the
+// pointer may reach: those whose address is taken, and arrays used as a
+// pointer. They vary with what is stored; a variable whose address is not
+// taken does not. A pointer into a varying variable varies too: each
+// thread's copy is elsewhere.
+TEST(Uniformity, StoresThroughThreadPointersReachAddressTakenVariables) {
+  auto m = parse_or_die(R"(
+kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_threadgroup]]) {
+  float2 frags[2] = {float2(0.0f), float2(0.0f)};
+  float arr[2] = {0.0f, 0.0f};
+  float untouched = 1.0f;
+  thread float* e = reinterpret_cast<thread float*>(&frags[0]);
+  thread float* p = arr;
+  e[1] = float(tid);
+  *p = float(tid);
+  out[tid] = frags[0].y + arr[0] + untouched;
+}
+)");
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.vars[find_var(k, "frags")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "arr")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "untouched")], Uniformity::Threadgroup);
+  EXPECT_EQ(info.vars[find_var(k, "e")], Uniformity::Thread);
+}

@@ -132,10 +132,51 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
 
 namespace {
 
+// The private variables a pointer may reach: those whose address is taken
+// (`&v`, `&v.frags[0]`) and arrays used as a value (a pointer to their
+// first element: `thread float* p = arr;`, an inlined helper's array
+// parameter). A store through a thread pointer may write any of them.
+std::vector<int> address_taken_variables(const Kernel& k) {
+  std::vector<bool> taken(k.vars.size(), false);
+  auto object_of = [](const Expr* x) {  // the variable an lvalue is part of, or null
+    while (x && (x->kind == Expr::Kind::Member || x->kind == Expr::Kind::Swizzle ||
+                 (x->kind == Expr::Kind::Index && !x->args[0]->type.is_pointer()))) {
+      if (x->kind == Expr::Kind::Member && x->arrow) return static_cast<const Expr*>(nullptr);
+      x = x->args[0].get();
+    }
+    return x && x->kind == Expr::Kind::VarRef ? x : nullptr;
+  };
+  auto array_value = [&](const Expr& x) {
+    if (x.kind == Expr::Kind::VarRef && x.type.is_array() && x.index < (int)taken.size()) taken[x.index] = true;
+  };
+  if (k.body) {
+    walk_stmts(*k.body, [&](const Stmt& st) {
+      for (const Expr* top : {st.expr.get(), st.step.get()})
+        if (top && !(st.kind == Stmt::Kind::Decl && k.vars[st.var].type.is_array())) array_value(*top);
+      return true;
+    });
+    walk_stmt_exprs(*k.body, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf)
+        if (const Expr* v = object_of(x.args[0].get())) taken[v->index] = true;
+      for (size_t i = 0; i < x.args.size(); ++i) {
+        if (!x.args[i]) continue;
+        const bool indexed = (x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Assign) && i == 0;
+        if (!indexed) array_value(*x.args[i]);
+      }
+      return true;
+    });
+  }
+  std::vector<int> out;
+  for (size_t v = 0; v < taken.size(); ++v)
+    if (taken[v]) out.push_back((int)v);
+  return out;
+}
+
 struct Analyzer {
   const Kernel& k;
   UniformityInfo info;
   bool changed = false;
+  std::vector<int> address_taken;  // address_taken_variables(k)
 
   void raise_var(int v, Uniformity u) {
     if (u > info.vars[v]) {
@@ -163,22 +204,33 @@ struct Analyzer {
         for (size_t i = 1; i < x.args.size(); ++i) value = join(value, info.expr(k, *x.args[i]));
       }
       // Element/field stores into a private variable change the variable.
+      // A store through a pointer changes memory; through a thread pointer,
+      // any private variable the pointer may reach.
+      const Expr* through = nullptr;  // the pointer stored through
       while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
-                        target->kind == Expr::Kind::Swizzle)) {
+                        target->kind == Expr::Kind::Swizzle ||
+                        (target->kind == Expr::Kind::Unary && target->unary_op == UnaryOp::Deref))) {
         if (target->kind == Expr::Kind::Index) {
+          value = join(value, info.expr(k, *target->args[1]));
           if (target->args[0]->type.kind == Type::Kind::Pointer) {
-            target = nullptr;
+            through = target->args[0].get();
             break;
           }
-          value = join(value, info.expr(k, *target->args[1]));
         }
-        if (target->kind == Expr::Kind::Member && target->arrow) {
-          target = nullptr;
+        if ((target->kind == Expr::Kind::Member && target->arrow) || target->kind == Expr::Kind::Unary) {
+          through = target->args[0].get();
           break;
         }
         target = target->args[0].get();
       }
-      if (target && target->kind == Expr::Kind::VarRef) raise_var(target->index, value);
+      if (through) {
+        if (through->type.space == AddressSpace::Private) {
+          value = join(value, info.expr(k, *through));
+          for (int v : address_taken) raise_var(v, value);
+        }
+      } else if (target && target->kind == Expr::Kind::VarRef) {
+        raise_var(target->index, value);
+      }
       return true;
     });
   }
@@ -254,6 +306,7 @@ struct Analyzer {
 UniformityInfo analyze_uniformity(const Kernel& k) {
   Analyzer a{k, {}};
   a.info.vars.assign(k.vars.size(), Uniformity::Threadgroup);
+  a.address_taken = address_taken_variables(k);
   // A simdgroup_matrix belongs to its SIMD group: another SIMD group's tile
   // of the same variable may differ, whatever wrote it (a tile operation, or
   // the sanitizer's call that replaces one).
