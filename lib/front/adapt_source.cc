@@ -297,6 +297,15 @@ class Adapter {
         }
         for (size_t k = decl_start(open); k < open; ++k)
           if (t_[k].ident("thread") && !covered(t_[k].begin)) replace(t_[k].begin, t_[k].end, "      ", false);
+        // So are the pointers and references its body takes to the members
+        // (`reinterpret_cast<thread T*>(elements)`, MLX's steel fragments):
+        // unqualified they are generic too, and a local the body declares
+        // `thread` is private unqualified as well.
+        if (punct(i + 1, "{") && same_unit(i, i + 1)) {
+          const size_t end = matching_close(t_, i + 1);
+          for (size_t k = i + 2; k < end && k < t_.size(); ++k)
+            if (t_[k].ident("thread") && !covered(t_[k].begin)) replace(t_[k].begin, t_[k].end, "      ", false);
+        }
       }
     }
   }

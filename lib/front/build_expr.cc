@@ -1232,6 +1232,15 @@ ir::ExprPtr FunctionBuilder::reinterpret_cast_expr(CXCursor c) {
   auto a = expr(ch[0]);
   if (!a) return nullptr;
   ir::SourceLoc loc = ctx_.loc(c);
+  // An array operand is the pointer to its first element (`reinterpret_cast<
+  // thread T*>(frags)`, MLX's steel tiles), in the array's address space.
+  if (t->is_pointer() && a->type.is_array()) {
+    CXType object = clang_getCursorType(ch[0]);
+    ir::Type elem = *a->type.elem;
+    ir::Type first = ir::Type::pointer_to(elem, address_space_of(object), clang_isConstQualifiedType(object) != 0);
+    auto index = ir::make_index(std::move(a), ir::make_int(ir::Type::scalar_of(ir::ScalarKind::Int), 0, loc), elem);
+    a = ir::make_unary(ir::UnaryOp::AddrOf, first, std::move(index), loc);
+  }
   if (t->is_pointer() && a->type.is_pointer()) {
     if (a->type == *t) return a;
     auto e = make(ir::Expr::Kind::Cast, *t, loc);
