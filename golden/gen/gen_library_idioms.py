@@ -8,7 +8,9 @@ import numpy as np
 
 from common import Case, f32, rng_for, reset_kernel_dir
 
-KERNELS = ["feat_vector_constructor_forms", "feat_type_traits", "feat_member_fragments"]
+KERNELS = ["feat_vector_constructor_forms", "feat_type_traits", "feat_member_fragments",
+           "feat_conversion_operators", "feat_class_conditionals", "feat_constructed_arrays",
+           "feat_threadgroup_methods"]
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
 
@@ -65,6 +67,58 @@ def member_fragments(case, desc, n):
     c.save()
 
 
+def conversion_operators(case, desc, n):
+    rng = rng_for("feat_conversion_operators", case)
+    z = eighths(rng, (n, 2))
+    z[:4, 0] = [2.875, -2.875, 0.5, -0.5]  # truncation toward zero, both signs
+    re = z[:, 0].astype(np.float64)
+    c = Case("feat_conversion_operators", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "z", z.reshape(-1))
+    c.write(1, "as_int", np.trunc(re).astype(np.int32), 0, 0, "integers: exact")
+    c.write(2, "as_float", f32(re + np.trunc(re)), 0, 0, EXACT)
+    c.save()
+
+
+def class_conditionals(case, desc, n):
+    rng = rng_for("feat_class_conditionals", case)
+    z = eighths(rng, (n, 2))
+    zv = z.astype(np.float64)
+    i = np.arange(n)
+    a = np.where((i < 4)[:, None], zv, np.array([1.0, 2.0]))
+    b = np.where((i % 2 == 1)[:, None], a, 0.0)
+    c = Case("feat_class_conditionals", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "z", z.reshape(-1))
+    c.write(1, "out", f32(a[:, 0] + 2 * b[:, 1]), 0, 0, EXACT)
+    c.save()
+
+
+def constructed_arrays(case, desc, n):
+    rng = rng_for("feat_constructed_arrays", case)
+    x = eighths(rng, n)
+    c = Case("feat_constructed_arrays", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x)
+    c.write(1, "out", f32(0.5 - x.astype(np.float64)), 0, 0, EXACT)
+    c.save()
+
+
+def threadgroup_methods(case, desc, groups):
+    rng = rng_for("feat_threadgroup_methods", case)
+    n = 32 * groups
+    cells = eighths(rng, (n, 2))
+    gid = np.arange(n)
+    j = (gid % 32 + 1) % 32
+    src = (gid // 32) * 32 + j
+    out = cells[src, 0].astype(np.float64) + cells[src, 1] + (j + 1)
+    c = Case("feat_threadgroup_methods", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "in", cells.reshape(-1))
+    c.write(1, "out", f32(out), 0, 0, EXACT)
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -72,6 +126,11 @@ def generate():
     type_traits("small", "70 threads in 32-thread groups (last partial), n = 3", 70, 3)
     type_traits("negative", "33 threads, n = -2", 33, -2)
     member_fragments("small", "70 threads in 32-thread groups (last partial)", 70)
+    conversion_operators("small", "70 threads in 32-thread groups (last partial); the first four truncate "
+                         "2.875, -2.875, 0.5, -0.5", 70)
+    class_conditionals("small", "70 threads in 32-thread groups (last partial)", 70)
+    constructed_arrays("small", "70 threads in 32-thread groups (last partial)", 70)
+    threadgroup_methods("small", "3 threadgroups of 32", 3)
 
 
 if __name__ == "__main__":

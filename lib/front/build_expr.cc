@@ -880,6 +880,12 @@ ir::ExprPtr FunctionBuilder::call(CXCursor c) {
       if (nargs != 1) break;
       // A copy of the operand (of an object in the constant space, for __mslport_load).
       if (callee.name == "__mslport_value" || callee.name == "__mslport_load") return expr(arg_cursors[0]);
+      // From a class (`static_cast<U>(z)` with z a complex_t): its
+      // conversion operator, which the shim's body calls.
+      if (t->is_scalar() || t->is_vector()) {
+        auto from = convert_type(ctx_, clang_getCanonicalType(clang_getCursorType(arg_cursors[0])), nullptr);
+        if (from && from->kind == ir::Type::Kind::Struct && !is_packed_vector(*from)) return inline_call(c, fn);
+      }
       if (t->is_vector()) return vector_construct(c, *t, arg_cursors);
       if (!t->is_scalar()) {  // a struct: a copy, or the shim's body (`(To)x`, its constructor)
         if (clang_equalTypes(clang_getCanonicalType(clang_getCursorType(arg_cursors[0])),
