@@ -1090,6 +1090,14 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
   CXCursor def = clang_getCursorDefinition(fn);
   if (clang_Cursor_isNull(def)) {
     if (report_unformed_instance(ctx_, c, fn)) return nullptr;
+    // A compiler builtin with constant arguments (`__builtin_ctz(N)` of a
+    // template parameter, MLX's hadamard) is its value.
+    if (name.rfind("__builtin_", 0) == 0) {
+      if (auto t = type_of(c)) {
+        int64_t v = 0;
+        if (t->is_scalar() && evaluate_int(c, &v)) return ir::make_int(*t, v, ctx_.loc(c));
+      }
+    }
     ctx_.unsupported(c, "call to function '" + name + "' without a definition");
     return nullptr;
   }

@@ -28,6 +28,7 @@ __kernel void feat_type_traits(
     return;
   }
   const int un = *n;
+  const int two = 2;
   Sum_float op;
   float acc = 0.0f;
   float scaled_float_result = 0.0f;
@@ -47,18 +48,23 @@ __kernel void feat_type_traits(
     operator_call_result = acc + scaled_float_result;
   }
   acc = operator_call_result;
-  fout[i] = acc + (true ? 0.25f : 0.0f) + (false ? 100.0f : 0.0f);
+  int log2_of_8_result = 0;
+  {  // inlined: log2_of<8>
+    const int r_1 = 3;
+    log2_of_8_result = r_1;
+  }
+  fout[i] = acc + (true ? 0.25f : 0.0f) + (false ? 100.0f : 0.0f) + (float)(two - 2) + (float)(log2_of_8_result - 3);
   short scaled_short_result = ((short)0);
   {  // inlined: scaled<short>
     short v_1 = s[i];
-    short r_1 = v_1;
+    short r_2 = v_1;
     if (false) {
-      r_1 = (short)((int)r_1 * 2);
+      r_2 = (short)((int)r_2 * 2);
     }
     if (true) {
-      r_1 = (short)((int)r_1 + 1);
+      r_2 = (short)((int)r_2 + 1);
     }
-    scaled_short_result = (short)((int)r_1 * (int)(short)un);
+    scaled_short_result = (short)((int)r_2 * (int)(short)un);
   }
   sout[i] = (short)((int)scaled_short_result + (int)(false ? ((short)100) : ((short)0)));
 }

@@ -7,7 +7,7 @@
 
 namespace mslport_kernels {
 
-// ---- feat_type_traits (feat_type_traits.metal:34:13)
+// ---- feat_type_traits (feat_type_traits.metal:43:13)
 
 namespace {
 // Per-work-item values that live across a barrier or SIMD-group function.
@@ -50,6 +50,7 @@ void feat_type_traits_threadgroup(const float* x, const int16_t* s, float* fout,
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
         const int32_t un = n;
+        const int32_t two = 2;
         Sum_float op;
         float acc = 0.0f;
         float scaled_float_result;
@@ -69,18 +70,23 @@ void feat_type_traits_threadgroup(const float* x, const int16_t* s, float* fout,
           operator_call_result = (acc + scaled_float_result);
         }
         acc = operator_call_result;
-        mslport_stage0[lx] = (acc + (true ? 0.25f : 0.0f)) + (false ? 100.0f : 0.0f);
+        int32_t log2_of_8_result;
+        {  // inlined: log2_of<8>
+          const int32_t r_1 = 3;
+          log2_of_8_result = r_1;
+        }
+        mslport_stage0[lx] = (((acc + (true ? 0.25f : 0.0f)) + (false ? 100.0f : 0.0f)) + float(two - 2)) + float(log2_of_8_result - 3);
         int16_t scaled_short_result;
         {  // inlined: scaled<short>
           int16_t v_1 = s[i];
-          int16_t r_1 = v_1;
+          int16_t r_2 = v_1;
           if (false) {
-            r_1 = int16_t(int32_t(r_1) * 2);
+            r_2 = int16_t(int32_t(r_2) * 2);
           }
           if (true) {
-            r_1 = int16_t(int32_t(r_1) + 1);
+            r_2 = int16_t(int32_t(r_2) + 1);
           }
-          scaled_short_result = int16_t(int32_t(r_1) * int32_t(int16_t(un)));
+          scaled_short_result = int16_t(int32_t(r_2) * int32_t(int16_t(un)));
         }
         mslport_stage1[lx] = int16_t(int32_t(scaled_short_result) + int32_t(false ? int16_t(100) : int16_t(0)));
       }
@@ -102,6 +108,7 @@ void feat_type_traits_threadgroup(const float* x, const int16_t* s, float* fout,
         const uint32_t wi = lx + geo.tg_size.x * (ly + geo.tg_size.y * lz);
         const uint32_t i = geo.tg_pos.x * geo.full_size.x + lx;
         const int32_t un = n;
+        const int32_t two = 2;
         Sum_float op;
         float acc = 0.0f;
         float scaled_float_result;
@@ -121,18 +128,23 @@ void feat_type_traits_threadgroup(const float* x, const int16_t* s, float* fout,
           operator_call_result = (acc + scaled_float_result);
         }
         acc = operator_call_result;
-        fout[i] = ((acc + (true ? 0.25f : 0.0f)) + (false ? 100.0f : 0.0f));
+        int32_t log2_of_8_result;
+        {  // inlined: log2_of<8>
+          const int32_t r_1 = 3;
+          log2_of_8_result = r_1;
+        }
+        fout[i] = ((((acc + (true ? 0.25f : 0.0f)) + (false ? 100.0f : 0.0f)) + float(two - 2)) + float(log2_of_8_result - 3));
         int16_t scaled_short_result;
         {  // inlined: scaled<short>
           int16_t v_1 = s[i];
-          int16_t r_1 = v_1;
+          int16_t r_2 = v_1;
           if (false) {
-            r_1 = int16_t(int32_t(r_1) * 2);
+            r_2 = int16_t(int32_t(r_2) * 2);
           }
           if (true) {
-            r_1 = int16_t(int32_t(r_1) + 1);
+            r_2 = int16_t(int32_t(r_2) + 1);
           }
-          scaled_short_result = int16_t(int32_t(r_1) * int32_t(int16_t(un)));
+          scaled_short_result = int16_t(int32_t(r_2) * int32_t(int16_t(un)));
         }
         sout[i] = int16_t(int32_t(scaled_short_result) + int32_t(false ? int16_t(100) : int16_t(0)));
       }

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-// feat_type_traits (feat_type_traits.metal:34:13); in C++ mslport_kernels::feat_type_traits
+// feat_type_traits (feat_type_traits.metal:43:13); in C++ mslport_kernels::feat_type_traits
 //   args->buffers[0]  x: device const float*
 //   args->buffers[1]  s: device const short*
 //   args->buffers[2]  fout: device float*
@@ -32,7 +32,7 @@ struct Sum_float {
 static_assert(offsetof(Sum_float, m_mslport_empty) == 0, "Metal layout of Sum_float.m_mslport_empty");
 static_assert(sizeof(Sum_float) == 1, "Metal size of Sum_float");
 
-// feat_type_traits (feat_type_traits.metal:34:13)
+// feat_type_traits (feat_type_traits.metal:43:13)
 void feat_type_traits(const float* x, const int16_t* s, float* fout, int16_t* sout, const int32_t& n, const mslport_dispatch& dispatch);
 
 }  // namespace mslport_kernels
