@@ -672,6 +672,9 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   // the lists go first, and operands take a round per level of nesting
   // (`s * (t * h4)` is reported once the inner product is mended), up to a
   // bound.
+  // Each round parses once more; a file takes a round per kind of mend it
+  // needs (and per level of nesting), so the bound leaves room for all.
+  constexpr int kMaxMendRounds = 16;
   auto text_of = [&](CXFile file) -> std::string* {
     if (clang_File_isEqual(file, clang_getFile(tu, path.c_str()))) return &main_text;
     for (size_t i = shim_files; i < included.size(); ++i)
@@ -681,23 +684,30 @@ std::optional<ir::Module> parse_metal_source(const std::string& path, const std:
   };
   // Applies `mend` to each file's reports together (one lexing per file);
   // true when it changed a text. Reports in files not parsed from text
-  // here (the shims) are left.
+  // here (the shims) are left, and so are those in a file another step
+  // changed this round: their offsets are into the text clang parsed,
+  // which that step has moved (the next round reports them again).
+  std::set<const std::string*> mended_this_round;
   auto mend_by_file = [&](const auto& reports, auto mend) {
     using Report = typename std::decay_t<decltype(reports)>::value_type;
     std::vector<std::pair<std::string*, std::vector<Report>>> by_file;
     for (const auto& r : reports) {
       std::string* text = text_of(r.file);
-      if (!text) continue;
+      if (!text || mended_this_round.count(text)) continue;
       auto it = std::find_if(by_file.begin(), by_file.end(), [&](const auto& e) { return e.first == text; });
       if (it == by_file.end()) it = by_file.insert(by_file.end(), {text, {}});
       it->second.push_back(r);
     }
     bool changed = false;
     for (auto& [text, list] : by_file)
-      if (mend(text, list) > 0) changed = true;
+      if (mend(text, list) > 0) {
+        changed = true;
+        mended_this_round.insert(text);
+      }
     return changed;
   };
-  for (int round = 0; round < 8; ++round) {
+  for (int round = 0; round < kMaxMendRounds; ++round) {
+    mended_this_round.clear();
     bool changed = false;
     auto shorts = short_vector_initializers(tu);
     if (!shorts.empty()) {
