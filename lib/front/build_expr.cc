@@ -461,6 +461,15 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
       // A constant declared elsewhere (a static constexpr member, a
       // constexpr variable in a namespace) is its value.
       if (auto v = constant_value(c)) return v;
+      // A const object of a class declared elsewhere (a reduction op's
+      // `static constexpr constant U init = U(0)` with U = complex_t, MLX's
+      // reduce): its initializer, a constant expression, built here.
+      if (clang_isConstQualifiedType(clang_getCursorType(d))) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+        auto vt = type_of(c);
+        if (!clang_Cursor_isNull(init) && vt && vt->kind == ir::Type::Kind::Struct)
+          if (auto e = expr(init)) return convert(std::move(e), *vt, ctx_.loc(c));
+      }
       if (auto bad = ctx_.bad_constants.find(usr); bad != ctx_.bad_constants.end()) {
         ctx_.error(ctx_.loc(d), bad->second);
         return nullptr;

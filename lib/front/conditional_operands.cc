@@ -17,16 +17,21 @@ std::string quoted(const std::string& d) {
   return b == std::string::npos ? "" : d.substr(a + 1, b - a - 1);
 }
 
-// "__private S" => "S", with the address space it had; "" for none.
-std::string without_address_space(const std::string& t, std::string* space) {
+// "__private S" => "S", with the address space it had; "" for none. A
+// const before or after the space goes too: the copy is no const object.
+std::string without_address_space(std::string t, std::string* space) {
+  const std::string kConst = "const ";
+  if (t.compare(0, kConst.size(), kConst) == 0) t = t.substr(kConst.size());
+  space->clear();
   for (const char* as : {"__private ", "__global ", "__local ", "__constant ", "__generic "}) {
     std::string p = as;
     if (t.compare(0, p.size(), p) == 0) {
       *space = p;
-      return t.substr(p.size());
+      t = t.substr(p.size());
+      break;
     }
   }
-  space->clear();
+  if (t.compare(0, kConst.size(), kConst) == 0) t = t.substr(kConst.size());
   return t;
 }
 
@@ -35,18 +40,25 @@ std::string without_address_space(const std::string& t, std::string* space) {
 int operand_with_address_space(const std::string& lhs, const std::string& rhs) {
   std::string ls, rs;
   std::string l = without_address_space(quoted(lhs), &ls), r = without_address_space(quoted(rhs), &rs);
-  if (l.empty() || l != r || ls.empty() == rs.empty()) return -1;
+  if (l.empty() || l != r || ls == rs) return -1;
+  if (!ls.empty() && !rs.empty()) return 2;  // two spaces (a thread temporary beside a device object): both
   return ls.empty() ? 1 : 0;
 }
 
 std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslationUnit tu) {
-  const std::string kMessage = "incompatible operand types (";
+  // "incompatible operand types ('S' and '__private S')", and for classes
+  // that convert between spaces (MLX's complex_t has a constructor per
+  // space), "conditional expression is ambiguous; 'const __global S' and
+  // 'S' can be converted to several common types".
+  const std::string kMessages[] = {"incompatible operand types (", "conditional expression is ambiguous; "};
   std::vector<ConditionalOperand> out;
   for_each_diagnostic(tu, [&](CXDiagnostic d, const std::string& msg) {
-    if (msg.rfind(kMessage, 0) == 0 && clang_getDiagnosticNumRanges(d) == 2) {
-      // "incompatible operand types ('S' and '__private S')": split at the
-      // " and " outside quotes.
-      std::string rest = msg.substr(kMessage.size());
+    const std::string* kind = nullptr;
+    for (const auto& m : kMessages)
+      if (msg.rfind(m, 0) == 0) kind = &m;
+    if (kind && clang_getDiagnosticNumRanges(d) == 2) {
+      // Split at the " and " outside quotes.
+      std::string rest = msg.substr(kind->size());
       bool in_quote = false;
       int side = -1;
       for (size_t k = 0; k < rest.size(); ++k) {
@@ -56,9 +68,11 @@ std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslation
           break;
         }
       }
-      ConditionalOperand o;
-      if (side >= 0 && written_range(clang_getDiagnosticRange(d, (unsigned)side), &o.file, &o.begin, &o.end))
-        out.push_back(o);
+      for (unsigned k = 0; k < 2; ++k) {
+        if (side != (int)k && side != 2) continue;
+        ConditionalOperand o;
+        if (written_range(clang_getDiagnosticRange(d, k), &o.file, &o.begin, &o.end)) out.push_back(o);
+      }
     }
   });
   return out;

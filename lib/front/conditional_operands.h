@@ -35,8 +35,9 @@ struct ConditionalOperand {
 std::vector<ConditionalOperand> address_space_conditional_operands(CXTranslationUnit tu);
 
 // Which of clang's two operand descriptions, "'S'" and "'__private S'",
-// names the operand with an address space (0 or 1), or -1 when the types
-// differ in more than that.
+// names the operand with an address space (0 or 1), 2 when both have one
+// and the spaces differ, or -1 when the types differ in more than that
+// (const aside).
 int operand_with_address_space(const std::string& lhs, const std::string& rhs);
 
 // Wraps each operand in the copy (offsets into `text` as given; `file` is

@@ -13,7 +13,9 @@ TEST(ConditionalOperands, TheOperandWithAnAddressSpaceIsCopied) {
   // Types that differ in more than the address space stay clang's error.
   EXPECT_EQ(operand_with_address_space("'S'", "'__private T'"), -1);
   EXPECT_EQ(operand_with_address_space("'S'", "'S'"), -1);
-  EXPECT_EQ(operand_with_address_space("'__private S'", "'__global S'"), -1);
+  EXPECT_EQ(operand_with_address_space("'__private S'", "'__global S'"), 2);  // both copied
+  EXPECT_EQ(operand_with_address_space("'const __global S'", "'S'"), 0);
+  EXPECT_EQ(operand_with_address_space("'__constant const S'", "'const __constant S'"), -1);
 }
 
 TEST(ConditionalOperands, EachOperandIsWrappedOnce) {
