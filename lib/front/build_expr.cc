@@ -1110,6 +1110,13 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
     ctx_.unsupported(c, "call to function '" + name + "' without a definition");
     return nullptr;
   }
+  // clang's errors in it (or in what it instantiates) say why it cannot be
+  // read, as for a function built whole (build_function).
+  if (const auto* errs = function_errors(ctx_, def)) {
+    for (auto& d : *errs) ctx_.diags.report(d.severity, d.loc, d.message);
+    ctx_.error(c, "'" + name + "' cannot be translated (errors above)");
+    return nullptr;
+  }
   std::string usr = usr_of(def);
   for (auto& s : inline_stack_)
     if (s == usr) {

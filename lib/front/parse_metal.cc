@@ -222,8 +222,17 @@ int pass_through_diagnostics(FrontContext& ctx) {
     }
     if (is_error && ctx.skipped) {
       // An error inside a function's body costs only the kernels that need
-      // that function (partial translation).
+      // that function (partial translation). One outside any (a class
+      // template's static member, instantiated for one type argument)
+      // costs the function whose body asked for that instance.
       std::string usr = enclosing_function_usr(ctx, where);
+      CXDiagnosticSet chain = clang_getChildDiagnostics(d);
+      for (unsigned j = 0; usr.empty() && chain && j < clang_getNumDiagnosticsInSet(chain); ++j) {
+        CXDiagnostic note = clang_getDiagnosticInSet(chain, j);
+        if (take(clang_getDiagnosticSpelling(note)).rfind("in instantiation of ", 0) == 0)
+          usr = enclosing_function_usr(ctx, clang_getDiagnosticLocation(note));
+        clang_disposeDiagnostic(note);
+      }
       if (!usr.empty()) {
         ctx.bad_functions[usr].push_back(Diagnostic{Severity::Error, ctx.loc(where), msg});
         clang_disposeDiagnostic(d);
