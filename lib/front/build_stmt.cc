@@ -289,6 +289,16 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
         ir::SourceLoc iloc = init->loc;
         init = convert(std::move(init), *t, iloc);
       }
+      // `U values[4];` of a class with a constructor: clang constructs
+      // every element, where libclang shows one construction (typed as the
+      // array).
+      if (init && t->is_array() && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
+          clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor) {
+        const ir::Type* elem = &*t;
+        while (elem->is_array()) elem = elem->elem.get();
+        init->type = *elem;
+        init = each_element(std::move(init), *t, v);
+      }
     }
     // The variable is registered even when its initialiser failed, so later
     // uses do not produce follow-on errors.
@@ -540,6 +550,31 @@ void FunctionBuilder::switch_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
     chain = ir::make_if(std::move(test), group_body(*it), std::move(chain), ctx_.loc(it->label));
   }
   if (chain) out.push_back(std::move(chain));
+}
+
+// Elements an array declaration may construct one by one: a list this long
+// is already more text than any kernel writes by hand.
+constexpr int kMaxConstructedElements = 4096;
+
+ir::ExprPtr FunctionBuilder::each_element(ir::ExprPtr e, const ir::Type& t, CXCursor at) {
+  if (!t.is_array()) return convert(std::move(e), t, e->loc);
+  int total = 1;
+  for (const ir::Type* x = &t; x->is_array(); x = x->elem.get()) total *= std::max(x->count, 1);
+  if (total > kMaxConstructedElements) {
+    ctx_.unsupported(at, "an array of " + std::to_string(total) + " constructed elements (mslport's limit is " +
+                             std::to_string(kMaxConstructedElements) + ")");
+    return nullptr;
+  }
+  auto list = std::make_unique<ir::Expr>();
+  list->kind = ir::Expr::Kind::InitList;
+  list->type = t;
+  list->loc = e->loc;
+  for (int i = 0; i < t.count; ++i) {
+    auto one = each_element(e->clone(), *t.elem, at);
+    if (!one) return nullptr;
+    list->args.push_back(std::move(one));
+  }
+  return list;
 }
 
 }  // namespace mslport::front

@@ -92,6 +92,10 @@ class FunctionBuilder {
   std::optional<ir::Type> type_of(CXCursor c);
   // Wraps `e` in a Cast to `t` unless it already has that type.
   ir::ExprPtr convert(ir::ExprPtr e, const ir::Type& t, const ir::SourceLoc& loc);
+  // An array of `t` whose every element is a copy of the element value `e`
+  // (the construction clang repeats per element); null, reported at `at`,
+  // past kMaxConstructedElements.
+  ir::ExprPtr each_element(ir::ExprPtr e, const ir::Type& t, CXCursor at);
 
   // bool_vectors.cc: Metal's bool2/3/4, which the shim declares as a struct
   // with bodiless members (metal_stdlib says why).
