@@ -1,11 +1,32 @@
 #include "passes/inline_functions.h"
 
+#include <optional>
 #include <set>
 
 namespace mslport::passes {
 using namespace ir;
 
 namespace {
+
+// The address space of the object an lvalue names, where the lvalue shows
+// it: a kernel's local is a thread object, a threadgroup allocation is
+// threadgroup memory, and an element or member is where its base is.
+std::optional<AddressSpace> object_space(const Expr& a) {
+  switch (a.kind) {
+    case Expr::Kind::VarRef: return AddressSpace::Private;
+    case Expr::Kind::TgAllocRef: return AddressSpace::Threadgroup;
+    case Expr::Kind::Index:
+      if (a.args[0]->type.is_pointer()) return a.args[0]->type.space;
+      return object_space(*a.args[0]);
+    case Expr::Kind::Member:
+      if (a.arrow) return a.args[0]->type.space;
+      return object_space(*a.args[0]);
+    case Expr::Kind::Unary:
+      if (a.unary_op == UnaryOp::Deref) return a.args[0]->type.space;
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
 
 const Type kBool = Type::scalar_of(ScalarKind::Bool);
 
@@ -488,8 +509,10 @@ struct Inliner {
           by_param[i] = std::move(a);
           continue;
         }
-        // Bind the object once: thread T* p = &a; uses become *p.
-        Type pt = Type::pointer_to(a->type, p.space, p.is_const);
+        // Bind the object once: T* p = &a; uses become *p. The pointer is
+        // in the object's space (a member function called on a threadgroup
+        // element takes `self` there), which the parameter's may not say.
+        Type pt = Type::pointer_to(a->type, object_space(*a).value_or(p.space), p.is_const);
         int ptr = add_var(k, p.name + "_ref", pt, p.loc);
         inlined->stmts.push_back(make_decl(ptr, make_unary(UnaryOp::AddrOf, pt, std::move(a), loc), loc));
         by_param[i] = make_unary(UnaryOp::Deref, p.type, make_var_ref(k, ptr, loc), loc);
