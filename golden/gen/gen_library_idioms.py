@@ -10,7 +10,8 @@ from common import Case, f32, rng_for, reset_kernel_dir
 
 KERNELS = ["feat_vector_constructor_forms", "feat_type_traits", "feat_member_fragments",
            "feat_conversion_operators", "feat_class_conditionals", "feat_constructed_arrays",
-           "feat_threadgroup_methods"]
+           "feat_threadgroup_methods", "feat_bool_vector_union",
+           "feat_reduction_ops"]
 EXACT = "dyadic inputs with few significant bits: every float32 operation is exact, so the result is exact"
 
 
@@ -119,6 +120,26 @@ def threadgroup_methods(case, desc, groups):
     c.save()
 
 
+def bool_vector_union(case, desc, n):
+    i = np.arange(n)
+    out = (0x01010101 - (1 << (8 * (i % 4)))).astype(np.uint32)
+    c = Case("feat_bool_vector_union", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.write(0, "out", out, 0, 0, "integers: exact")
+    c.save()
+
+
+def reduction_ops(case, desc, n):
+    rng = rng_for("feat_reduction_ops", case)
+    x = eighths(rng, (n, 4))
+    v = x.astype(np.float64)
+    c = Case("feat_reduction_ops", case, desc)
+    c.threads([n, 1, 1], [32, 1, 1])
+    c.read(0, "x", x.reshape(-1))
+    c.write(1, "out", f32(v.sum(axis=1) + np.maximum(v.max(axis=1), -100.0)), 0, 0, EXACT)
+    c.save()
+
+
 def generate():
     for k in KERNELS:
         reset_kernel_dir(k)
@@ -131,6 +152,8 @@ def generate():
     class_conditionals("small", "70 threads in 32-thread groups (last partial)", 70)
     constructed_arrays("small", "70 threads in 32-thread groups (last partial)", 70)
     threadgroup_methods("small", "3 threadgroups of 32", 3)
+    bool_vector_union("small", "70 threads in 32-thread groups (last partial)", 70)
+    reduction_ops("small", "70 threads in 32-thread groups (last partial)", 70)
 
 
 if __name__ == "__main__":
