@@ -683,6 +683,19 @@ ir::ExprPtr FunctionBuilder::member(CXCursor c) {
   if (clang_getCursorKind(field) == CXCursor_VarDecl && is_bool_vector(ctx_, clang_getCursorSemanticParent(field)) &&
       ch.size() == 1)
     return swizzle(c, ch[0], spelling(field));
+  // A static data member named through an object (`op.init`, MLX's
+  // reductions): the member itself; the object only names its class.
+  if (clang_getCursorKind(field) == CXCursor_VarDecl && ch.size() <= 1) {
+    if (ch.size() == 1) {
+      auto object = expr(ch[0]);
+      if (!object) return nullptr;
+      if (ir::analysis::has_side_effects(*object)) {
+        ctx_.unsupported(c, "static member '" + spelling(field) + "' read through an object with side effects");
+        return nullptr;
+      }
+    }
+    return decl_ref(c);
+  }
   if (clang_getCursorKind(field) != CXCursor_FieldDecl || ch.size() > 1) {
     ctx_.unsupported(c, "member access '" + spelling(c) + "'");
     return nullptr;
