@@ -183,7 +183,7 @@ const char* kOpenMpTriad =
             return kTriadTable;
           }
 #endif
-    )CPP";
+)CPP";
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
