@@ -402,6 +402,19 @@ bool platform_selected(const runtime::OpenClDeviceInfo& d, const std::vector<std
   return false;
 }
 
+std::vector<NamedPlatform> selected_platforms(const std::vector<runtime::OpenClDeviceInfo>& devices,
+                                              const std::vector<std::string>& filters) {
+  std::vector<NamedPlatform> out;
+  std::set<std::string> used;
+  for (const auto& d : devices) {
+    if (!platform_selected(d, filters)) continue;
+    std::string name = short_platform_name(d.platform);
+    if (!used.insert(name).second) name += std::to_string(d.platform_index);
+    out.push_back({d, name});
+  }
+  return out;
+}
+
 BenchReport run_bench(const BenchRequest& request) {
   BenchReport report;
   BenchRequest req = request;
@@ -506,13 +519,9 @@ BenchReport run_bench(const BenchRequest& request) {
     std::string err;
     auto devices = runtime::list_opencl_devices(&err);
     if (devices.empty()) report.errors.push_back("opencl: " + (err.empty() ? "no OpenCL platform has a device" : err));
-    std::set<std::string> used_short;
-    for (const auto& d : devices) {
-      if (!platform_selected(d, req.platforms)) continue;
-      // Named among every selected platform, also in a worker that times
-      // one of them: two workers never report under one name.
-      std::string sname = short_platform_name(d.platform);
-      if (!used_short.insert(sname).second) sname += std::to_string(d.platform_index);
+    // Named among every selected platform, also in a worker that times one
+    // of them: two workers never report under one name.
+    for (const auto& [d, sname] : selected_platforms(devices, req.platforms)) {
       if (req.platform_index >= 0 && d.platform_index != req.platform_index) continue;
       // NVIDIA: warp shuffles for SIMD-group functions, the emulation, or both.
       std::vector<std::pair<std::string, bool>> variants = {{sname, true}};

@@ -88,6 +88,17 @@ struct BenchRequest {
 // selects every platform.
 bool platform_selected(const runtime::OpenClDeviceInfo& d, const std::vector<std::string>& filters);
 
+// The platforms the filters select, in order, each with its backend name:
+// its short name ("pocl", "nvidia"), followed by its platform index when an
+// earlier one has that name. run_bench and the worker per platform of
+// run_bench_isolated name them alike.
+struct NamedPlatform {
+  runtime::OpenClDeviceInfo device;
+  std::string name;
+};
+std::vector<NamedPlatform> selected_platforms(const std::vector<runtime::OpenClDeviceInfo>& devices,
+                                              const std::vector<std::string>& filters);
+
 BenchReport run_bench(const BenchRequest& request);
 
 // The kernels run_bench would time, sorted, when they are known before

@@ -388,22 +388,18 @@ BenchReport run_bench_isolated(const BenchRequest& request, const std::string& e
   for (const auto& target : request.targets) {
     BenchRequest one = base;
     one.targets = {target};
-    std::vector<runtime::OpenClDeviceInfo> selected;
+    std::vector<NamedPlatform> selected;
     if (target == "opencl") {
       std::string ignored;  // a worker reports it
-      for (const auto& d : runtime::list_opencl_devices(&ignored))
-        if (platform_selected(d, request.platforms)) selected.push_back(d);
+      selected = selected_platforms(runtime::list_opencl_devices(&ignored), request.platforms);
     }
     if (selected.size() < 2) {
       sides.push_back({target, one});
       continue;
     }
-    std::set<std::string> used;  // named as the worker names it (run_bench)
-    for (const auto& d : selected) {
-      std::string sname = short_platform_name(d.platform);
-      if (!used.insert(sname).second) sname += std::to_string(d.platform_index);
+    for (const auto& [d, name] : selected) {
       one.platform_index = d.platform_index;
-      sides.push_back({target + "/" + sname, one});
+      sides.push_back({target + "/" + name, one});
     }
   }
   std::vector<BenchReport> parts = {planned};
