@@ -133,19 +133,11 @@ Uniformity UniformityInfo::expr(const Kernel& k, const Expr& e) const {
 namespace {
 
 // The private variables a pointer may reach: those whose address is taken
-// (`&v`, `&v.frags[0]`) and arrays used as a value (a pointer to their
+// (`&v`, `&v.frags[0]`: ir::address_taken_variable) and arrays used as a value (a pointer to their
 // first element: `thread float* p = arr;`, an inlined helper's array
 // parameter). A store through a thread pointer may write any of them.
 std::vector<int> address_taken_variables(const Kernel& k) {
   std::vector<bool> taken(k.vars.size(), false);
-  auto object_of = [](const Expr* x) {  // the variable an lvalue is part of, or null
-    while (x && (x->kind == Expr::Kind::Member || x->kind == Expr::Kind::Swizzle ||
-                 (x->kind == Expr::Kind::Index && !x->args[0]->type.is_pointer()))) {
-      if (x->kind == Expr::Kind::Member && x->arrow) return static_cast<const Expr*>(nullptr);
-      x = x->args[0].get();
-    }
-    return x && x->kind == Expr::Kind::VarRef ? x : nullptr;
-  };
   auto array_value = [&](const Expr& x) {
     if (x.kind == Expr::Kind::VarRef && x.type.is_array() && x.index < (int)taken.size()) taken[x.index] = true;
   };
@@ -156,8 +148,7 @@ std::vector<int> address_taken_variables(const Kernel& k) {
       return true;
     });
     walk_stmt_exprs(*k.body, [&](const Expr& x) {
-      if (x.kind == Expr::Kind::Unary && x.unary_op == UnaryOp::AddrOf)
-        if (const Expr* v = object_of(x.args[0].get())) taken[v->index] = true;
+      if (int v = address_taken_variable(x); v >= 0 && v < (int)taken.size()) taken[v] = true;
       for (size_t i = 0; i < x.args.size(); ++i) {
         if (!x.args[i]) continue;
         const bool indexed = (x.kind == Expr::Kind::Index || x.kind == Expr::Kind::Assign) && i == 0;
