@@ -2,7 +2,8 @@
 # The recipe for runs on the lent H100 machine (16 cores, NVIDIA's OpenCL, no libclang): the kernels are
 # translated on the build machine and run there with mslport-run. One mode per argument:
 #   check      golden cases on NVIDIA's OpenCL and on 16-core OpenMP (the corpus through the non-temporal copies)
-#   bench N    the bench on every backend, six rounds, each backend in a process of its own (run N)
+#   bench N [R] the bench on every backend, R rounds (5), each backend in a process of its own (run N),
+#              with the host, its steal time and cpuprobe (h100-cpuprobe.c, built as .devrun/cpuprobe) beside
 #   ompalways  the bench on 16-core OpenMP with every non-temporal copy taken (MSLPORT_STREAM_STORES=always)
 #   stream     the kernels with non-temporal copies, never vs always, alternating
 #   scale      OpenMP alone on 2 and on 16 threads, alternating
@@ -45,13 +46,24 @@ check)
   chk omp_metal_src 300 --targets $R/targets --target openmp &
   wait ;;
 bench)
-  # One full run (the second argument labels it: `bench 1`, `bench 2`): six rounds, each
-  # backend in a process of its own in each (docs/performance.md, "How to measure"). Seven
-  # took 519-570 s and once ran past the limit in its last round: six leave a margin.
+  # One full run (the second argument labels it: `bench 1`, `bench 2`; the third gives the
+  # rounds, five by default), each backend in a process of its own in each round
+  # (docs/performance.md, "How to measure"). Five took 350-420 s; seven once ran past the
+  # limit. Beside it, what could move its times without the bench: the host's identity and
+  # load, the steal time of /proc/stat, and cpuprobe (h100-cpuprobe.c, the cores' speed
+  # apart from memory) before and after.
   n=${2:-1}
-  timeout 595 $MR bench --targets $R/corpus-targets --target all --rounds 6 --format json \
+  { echo "hostname: $(hostname)"; echo "boot_id: $(cat /proc/sys/kernel/random/boot_id)"
+    grep -m1 'model name' /proc/cpuinfo; echo "nproc: $(nproc)"
+    nvidia-smi --query-gpu=name,uuid --format=csv,noheader; echo "loadavg: $(cat /proc/loadavg)"
+    echo "uptime_s: $(cut -d' ' -f1 /proc/uptime)"; } > $O/host_$n.txt 2>&1
+  ticks() { awk -v w="$1" '/^cpu /{print w, "user", $2, "system", $4, "idle", $5, "steal", $9}' /proc/stat; }
+  { ticks before; $R/cpuprobe before; } >> $O/host_$n.txt 2>&1
+  timeout 560 $MR bench --targets $R/corpus-targets --target all --rounds ${3:-5} --format json \
     --work-dir /tmp/wb > $O/bench_h100_$n.json 2> $O/bench_h100_$n.err
-  echo "bench16 $n rc=$? at $SECONDS s" >> $O/summary.txt ;;
+  echo "bench16 $n rc=$? at $SECONDS s" >> $O/summary.txt
+  { ticks after; $R/cpuprobe after; echo "loadavg after: $(cat /proc/loadavg)"; } >> $O/host_$n.txt 2>&1
+  cat $O/host_$n.txt ;;
 poclaff)
   # Does PoCL's time of the compute-bound mat-vecs move with its threads' placement?
   { echo "boot_id: $(cat /proc/sys/kernel/random/boot_id) uptime_s: $(cut -d' ' -f1 /proc/uptime)"
