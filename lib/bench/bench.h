@@ -17,10 +17,17 @@
 namespace mslport::bench {
 
 struct TimingPlan {
-  int warmup = 2;               // untimed launches first
-  int repeats = 0;              // timed launches; 0 = enough for target_seconds
-  double target_seconds = 0.3;  // (estimated from the last warm-up launch)
-  int min_repeats = 5, max_repeats = 1000;
+  int warmup = 2;   // untimed launches first
+  int repeats = 0;  // timed launches over all rounds; 0 = enough for target_seconds in each round
+  // Timed seconds per round (estimated from the last warm-up launch). Half a
+  // second, not less: on the 16-core H100 host one core's speed moved 20-40 %
+  // from one 0.3 s sample to the next (scripts/bench/h100-cpuprobe.c), and a
+  // round timed in 60 ms (~0.3 s split over five rounds) saw one such state:
+  // PoCL's dequant_matvec_4bit_v5 rounds held 91-181 ms, and two full runs'
+  // medians of five rounds then differed by 20 %.
+  double target_seconds = 0.5;
+  int min_repeats = 5;     // over all rounds (at least 2 a round)
+  int max_repeats = 1000;  // a round
 };
 
 // Calls launch(set) (returning one launch's seconds) warmup times, then the
@@ -112,8 +119,9 @@ std::optional<std::vector<std::string>> kernels_to_time(const BenchRequest& requ
 // nothing.
 std::vector<std::string> busy_machine_warnings();
 
-// A round's share of a plan of `rounds` rounds: target_seconds, repeats and
-// the repeat bounds divided (at least 2 launches).
+// A round's share of a plan of `rounds` rounds: the launches asked for
+// (repeats) and min_repeats divided (at least 2 a round); target_seconds and
+// max_repeats are a round's already.
 TimingPlan round_share(TimingPlan plan, int rounds);
 
 // "pocl" for PoCL, "nvidia" for NVIDIA's, else the first word, lowercased.

@@ -169,6 +169,18 @@ TEST(TimeLaunches, PicksRepeatsFromTheTargetTime) {
   EXPECT_EQ(time_launches([](size_t) { return 1e-7; }, 1, plan).size(), size_t(plan.max_repeats));
 }
 
+TEST(RoundShare, SplitsTheLaunchesAskedForButKeepsEachRoundsSeconds) {
+  TimingPlan plan;  // automatic: each round times its own half second
+  TimingPlan round = round_share(plan, 5);
+  EXPECT_EQ(round.target_seconds, plan.target_seconds);
+  EXPECT_EQ(round.max_repeats, plan.max_repeats);
+  EXPECT_EQ(round.min_repeats, 2);
+  EXPECT_EQ(round.repeats, 0);
+  plan.repeats = 12;  // asked for: twelve in all
+  EXPECT_EQ(round_share(plan, 5).repeats, 3);
+  EXPECT_EQ(round_share(plan, 1).repeats, 12);
+}
+
 TEST(ShortPlatformName, NamesPoclAndNvidia) {
   EXPECT_EQ(short_platform_name("Portable Computing Language"), "pocl");
   EXPECT_EQ(short_platform_name("NVIDIA CUDA"), "nvidia");

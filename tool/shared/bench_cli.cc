@@ -55,7 +55,9 @@ void add_bench_options(CLI::App* cmd, BenchCliOptions* o) {
       ->capture_default_str();
   cmd->add_option("--plot", o->plot,
                   "Also write a bar chart (PNG) of GB/s per kernel and backend vs the roofs (its data: PNG.json)");
-  cmd->add_option("--repeats", o->repeats, "Timed launches per kernel and backend (default: ~0.3 s worth, 5..1000)")
+  cmd->add_option("--repeats", o->repeats,
+                  "Timed launches per kernel and backend, over all rounds (default: ~0.5 s worth in each round, "
+                  "2..1000 a round)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--work-dir", o->work_dir, "Where emitted code is built (default: a temp dir)");
   cmd->add_option("--nvidia-shfl", o->nvidia_shfl,

@@ -22,7 +22,7 @@ struct BenchCliOptions {
   std::vector<std::string> platforms;  // OpenCL platform name substrings; empty = every platform with a device
   std::string format = "table";
   std::string plot;  // PNG path; empty = no plot
-  int repeats = 0;   // 0 = enough for ~0.3 s per kernel and backend
+  int repeats = 0;   // 0 = enough for ~0.5 s per kernel, backend and round
   std::string work_dir;
   std::string nvidia_shfl = "on";  // on, off, both (bench::BenchRequest::nvidia_shfl)
   std::string golden_dir;          // --golden: time kernels on their golden cases
