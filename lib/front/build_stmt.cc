@@ -184,129 +184,133 @@ void FunctionBuilder::decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out) {
       ctx_.unsupported(v, "local declaration '" + kind_spelling(v) + "'");
       continue;
     }
-    std::string name = spelling(v);
-    ir::SourceLoc loc = ctx_.loc(v);
-    CXType ct = clang_getCursorType(v);
-    if (clang_Cursor_getStorageClass(v) == CX_SC_Static) {
-      ctx_.unsupported(v, "static local variable '" + name + "'");
-      continue;
-    }
-    if (name == kMaxThreadsName) {
-      // [[max_total_threads_per_threadgroup(n)]] (adapt_source.h)
-      int64_t n = 0;
-      CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
-      if (function_ || clang_Cursor_isNull(init_c) || !evaluate_int(init_c, &n) || n <= 0 ||
-          n > ir::kMaxThreadsPerThreadgroup) {
-        ctx_.error(v, "[[max_total_threads_per_threadgroup]] needs a constant between 1 and " +
-                          std::to_string(ir::kMaxThreadsPerThreadgroup));
-        continue;
-      }
-      k_->max_total_threads_per_threadgroup = (int)n;
-      continue;
-    }
-    if (clang_getCanonicalType(ct).kind == CXType_LValueReference) {
-      if (is_threadgroup_storage(clang_Cursor_getVarDeclInitializer(v))) {
-        // A template kernel's `threadgroup T a[N];` (adapt_source.h).
-        std::string why;
-        auto t = convert_type(ctx_, clang_getPointeeType(clang_getCanonicalType(ct)), &why);
-        if (!t) {
-          ctx_.unsupported(v, why);
-          continue;
-        }
-        k_->tg_allocs.push_back(ir::TgAlloc{ir::unique_name(*k_, name), *t, loc});
-        tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
-        continue;
-      }
-      // `T& x = lvalue;` names an object: x is a pointer to it, and each
-      // use of x reads through it (a const reference to a temporary is a
-      // copy of the value).
-      CXType referent = clang_getPointeeType(clang_getCanonicalType(ct));
-      std::string why;
-      auto rt = convert_type(ctx_, referent, &why);
-      CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
-      if (!rt || clang_Cursor_isNull(init_c)) {
-        ctx_.unsupported(v, rt ? "reference variable '" + name + "' without an initializer" : why);
-        continue;
-      }
-      auto init = expr(init_c);
-      if (!init) continue;
-      bool lvalue = init->kind == ir::Expr::Kind::VarRef || init->kind == ir::Expr::Kind::Index ||
-                    init->kind == ir::Expr::Kind::Member || init->kind == ir::Expr::Kind::TgAllocRef ||
-                    init->kind == ir::Expr::Kind::ParamRef ||
-                    (init->kind == ir::Expr::Kind::Unary && init->unary_op == ir::UnaryOp::Deref);
-      if (!lvalue || init->kind == ir::Expr::Kind::ParamRef) {
-        if (!clang_isConstQualifiedType(referent) && !lvalue) {
-          ctx_.unsupported(v, "reference variable '" + name + "' bound to a value");
-          continue;
-        }
-        int var = ir::add_var(*k_, name, *rt, loc, true);
-        vars_[usr_of(v)] = var;
-        out.push_back(ir::make_decl(var, convert(std::move(init), *rt, loc), loc));
-        continue;
-      }
-      ir::Type pt = ir::Type::pointer_to(*rt, address_space_of(referent), clang_isConstQualifiedType(referent) != 0);
-      int var = ir::add_var(*k_, name, pt, loc, true);
-      reference_vars_[usr_of(v)] = var;
-      out.push_back(ir::make_decl(var, ir::make_unary(ir::UnaryOp::AddrOf, pt, std::move(init), loc), loc));
-      continue;
-    }
-    std::string why;
-    auto t = convert_type(ctx_, ct, &why);
-    if (!t) {
-      ctx_.unsupported(v, why);
-      continue;
-    }
+    var_decl(v, out);
+  }
+}
+
+void FunctionBuilder::var_decl(CXCursor v, std::vector<ir::StmtPtr>& out) {
+  std::string name = spelling(v);
+  ir::SourceLoc loc = ctx_.loc(v);
+  CXType ct = clang_getCursorType(v);
+  if (clang_Cursor_getStorageClass(v) == CX_SC_Static) {
+    ctx_.unsupported(v, "static local variable '" + name + "'");
+    return;
+  }
+  if (name == kMaxThreadsName) {
+    // [[max_total_threads_per_threadgroup(n)]] (adapt_source.h)
+    int64_t n = 0;
     CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
-    bool has_init = !clang_Cursor_isNull(init_c);
-    // A default construction (`simdgroup_matrix<float, 8, 8> acc;`) is no
-    // initialiser.
-    // A struct whose default constructor does something (a body, or default
-    // member initializers) is constructed.
-    if (has_init && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
-        clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor &&
-        clang_Cursor_getNumArguments(init_c) == 0 && !constructor_does_work(ctx_, clang_getCursorReferenced(init_c)))
-      has_init = false;
-    ir::AddressSpace space = storage_space(ct);
-    if (space == ir::AddressSpace::Threadgroup) {
-      // `threadgroup float a[N];` in a kernel: static threadgroup storage,
-      // hoisted to Kernel::tg_allocs; its declaration statement disappears.
-      if (has_init)
-        ctx_.diags.warning(ctx_.loc(v), "the initializer of threadgroup variable '" + name +
-                                            "' is ignored: initialize it explicitly (and put a barrier after)");
+    if (function_ || clang_Cursor_isNull(init_c) || !evaluate_int(init_c, &n) || n <= 0 ||
+        n > ir::kMaxThreadsPerThreadgroup) {
+      ctx_.error(v, "[[max_total_threads_per_threadgroup]] needs a constant between 1 and " +
+                        std::to_string(ir::kMaxThreadsPerThreadgroup));
+      return;
+    }
+    k_->max_total_threads_per_threadgroup = (int)n;
+    return;
+  }
+  if (clang_getCanonicalType(ct).kind == CXType_LValueReference) {
+    if (is_threadgroup_storage(clang_Cursor_getVarDeclInitializer(v))) {
+      // A template kernel's `threadgroup T a[N];` (adapt_source.h).
+      std::string why;
+      auto t = convert_type(ctx_, clang_getPointeeType(clang_getCanonicalType(ct)), &why);
+      if (!t) {
+        ctx_.unsupported(v, why);
+        return;
+      }
       k_->tg_allocs.push_back(ir::TgAlloc{ir::unique_name(*k_, name), *t, loc});
       tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
-      continue;
+      return;
     }
-    if (space != ir::AddressSpace::Private) {
-      ctx_.unsupported(
-          v, std::string("local variable '") + name + "' in the " + ir::address_space_name(space) + " address space");
-      continue;
+    // `T& x = lvalue;` names an object: x is a pointer to it, and each
+    // use of x reads through it (a const reference to a temporary is a
+    // copy of the value).
+    CXType referent = clang_getPointeeType(clang_getCanonicalType(ct));
+    std::string why;
+    auto rt = convert_type(ctx_, referent, &why);
+    CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
+    if (!rt || clang_Cursor_isNull(init_c)) {
+      ctx_.unsupported(v, rt ? "reference variable '" + name + "' without an initializer" : why);
+      return;
     }
-    ir::ExprPtr init;
-    if (has_init) {
-      init = expr(init_c);
-      if (init && (t->is_scalar() || t->is_vector())) {
-        ir::SourceLoc iloc = init->loc;
-        init = convert(std::move(init), *t, iloc);
+    auto init = expr(init_c);
+    if (!init) return;
+    bool lvalue = init->kind == ir::Expr::Kind::VarRef || init->kind == ir::Expr::Kind::Index ||
+                  init->kind == ir::Expr::Kind::Member || init->kind == ir::Expr::Kind::TgAllocRef ||
+                  init->kind == ir::Expr::Kind::ParamRef ||
+                  (init->kind == ir::Expr::Kind::Unary && init->unary_op == ir::UnaryOp::Deref);
+    if (!lvalue || init->kind == ir::Expr::Kind::ParamRef) {
+      if (!clang_isConstQualifiedType(referent) && !lvalue) {
+        ctx_.unsupported(v, "reference variable '" + name + "' bound to a value");
+        return;
       }
-      // `U values[4];` of a class with a constructor: clang constructs
-      // every element, where libclang shows one construction (typed as the
-      // array).
-      if (init && t->is_array() && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
-          clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor) {
-        const ir::Type* elem = &*t;
-        while (elem->is_array()) elem = elem->elem.get();
-        init->type = *elem;
-        init = each_element(std::move(init), *t, v);
-      }
+      int var = ir::add_var(*k_, name, *rt, loc, true);
+      vars_[usr_of(v)] = var;
+      out.push_back(ir::make_decl(var, convert(std::move(init), *rt, loc), loc));
+      return;
     }
-    // The variable is registered even when its initialiser failed, so later
-    // uses do not produce follow-on errors.
-    int var = ir::add_var(*k_, name, *t, loc, clang_isConstQualifiedType(ct) != 0);
-    vars_[usr_of(v)] = var;
-    if (has_init && !init) continue;
-    out.push_back(ir::make_decl(var, std::move(init), loc));
+    ir::Type pt = ir::Type::pointer_to(*rt, address_space_of(referent), clang_isConstQualifiedType(referent) != 0);
+    int var = ir::add_var(*k_, name, pt, loc, true);
+    reference_vars_[usr_of(v)] = var;
+    out.push_back(ir::make_decl(var, ir::make_unary(ir::UnaryOp::AddrOf, pt, std::move(init), loc), loc));
+    return;
   }
+  std::string why;
+  auto t = convert_type(ctx_, ct, &why);
+  if (!t) {
+    ctx_.unsupported(v, why);
+    return;
+  }
+  CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
+  bool has_init = !clang_Cursor_isNull(init_c);
+  // A default construction (`simdgroup_matrix<float, 8, 8> acc;`) is no
+  // initialiser.
+  // A struct whose default constructor does something (a body, or default
+  // member initializers) is constructed.
+  if (has_init && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
+      clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor &&
+      clang_Cursor_getNumArguments(init_c) == 0 && !constructor_does_work(ctx_, clang_getCursorReferenced(init_c)))
+    has_init = false;
+  ir::AddressSpace space = storage_space(ct);
+  if (space == ir::AddressSpace::Threadgroup) {
+    // `threadgroup float a[N];` in a kernel: static threadgroup storage,
+    // hoisted to Kernel::tg_allocs; its declaration statement disappears.
+    if (has_init)
+      ctx_.diags.warning(ctx_.loc(v), "the initializer of threadgroup variable '" + name +
+                                          "' is ignored: initialize it explicitly (and put a barrier after)");
+    k_->tg_allocs.push_back(ir::TgAlloc{ir::unique_name(*k_, name), *t, loc});
+    tg_allocs_[usr_of(v)] = (int)k_->tg_allocs.size() - 1;
+    return;
+  }
+  if (space != ir::AddressSpace::Private) {
+    ctx_.unsupported(
+        v, std::string("local variable '") + name + "' in the " + ir::address_space_name(space) + " address space");
+    return;
+  }
+  ir::ExprPtr init;
+  if (has_init) {
+    init = expr(init_c);
+    if (init && (t->is_scalar() || t->is_vector())) {
+      ir::SourceLoc iloc = init->loc;
+      init = convert(std::move(init), *t, iloc);
+    }
+    // `U values[4];` of a class with a constructor: clang constructs
+    // every element, where libclang shows one construction (typed as the
+    // array).
+    if (init && t->is_array() && clang_getCursorKind(init_c) == CXCursor_CallExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(init_c)) == CXCursor_Constructor) {
+      const ir::Type* elem = &*t;
+      while (elem->is_array()) elem = elem->elem.get();
+      init->type = *elem;
+      init = each_element(std::move(init), *t, v);
+    }
+  }
+  // The variable is registered even when its initialiser failed, so later
+  // uses do not produce follow-on errors.
+  int var = ir::add_var(*k_, name, *t, loc, clang_isConstQualifiedType(ct) != 0);
+  vars_[usr_of(v)] = var;
+  if (has_init && !init) return;
+  out.push_back(ir::make_decl(var, std::move(init), loc));
 }
 
 ir::StmtPtr FunctionBuilder::if_stmt(CXCursor c) {
@@ -329,19 +333,6 @@ ir::StmtPtr FunctionBuilder::if_stmt(CXCursor c) {
   if (!cond) return nullptr;
   return ir::make_if(std::move(cond), std::move(then_body), std::move(else_body), ctx_.loc(c));
 }
-
-namespace {
-
-// The tokens of a for statement up to its body: the header. (Tokenizing the
-// whole statement made a nest of N loops cost N^2: 6.6 s for 2,500.)
-std::vector<Token> for_header_tokens(CXTranslationUnit tu, CXCursor c, CXCursor body) {
-  FilePos b = expansion_pos(clang_getRangeStart(clang_getCursorExtent(c)));
-  FilePos e = expansion_pos(clang_getCursorLocation(body));
-  if (!b.file || !e.file || !clang_File_isEqual(b.file, e.file) || e.offset <= b.offset) return cursor_tokens(tu, c);
-  return file_tokens(tu, b.file, b.offset, e.offset);
-}
-
-}  // namespace
 
 ir::StmtPtr FunctionBuilder::for_stmt(CXCursor c) {
   auto ch = children(c);

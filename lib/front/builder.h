@@ -113,6 +113,8 @@ class FunctionBuilder {
 
   // build_stmt.cc
   void decl_stmt(CXCursor c, std::vector<ir::StmtPtr>& out);
+  // One variable of a declaration statement.
+  void var_decl(CXCursor v, std::vector<ir::StmtPtr>& out);
   ir::StmtPtr block(CXCursor c);
   ir::StmtPtr if_stmt(CXCursor c);
   ir::StmtPtr for_stmt(CXCursor c);

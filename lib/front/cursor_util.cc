@@ -82,6 +82,13 @@ std::string described_scalar(const std::string& d) {
   return t;
 }
 
+std::vector<Token> for_header_tokens(CXTranslationUnit tu, CXCursor c, CXCursor body) {
+  FilePos b = expansion_pos(clang_getRangeStart(clang_getCursorExtent(c)));
+  FilePos e = expansion_pos(clang_getCursorLocation(body));
+  if (!b.file || !e.file || !clang_File_isEqual(b.file, e.file) || e.offset <= b.offset) return cursor_tokens(tu, c);
+  return file_tokens(tu, b.file, b.offset, e.offset);
+}
+
 FilePos extent_begin(CXCursor c) { return expansion_pos(clang_getRangeStart(clang_getCursorExtent(c))); }
 FilePos extent_end(CXCursor c) { return expansion_pos(clang_getRangeEnd(clang_getCursorExtent(c))); }
 

@@ -64,6 +64,11 @@ std::vector<Token> cursor_tokens(CXTranslationUnit tu, CXCursor c);
 // Tokens between two file offsets of one file (end exclusive).
 std::vector<Token> file_tokens(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end);
 
+// The tokens of a loop statement `c` up to its body: the header, `for ( ...
+// )`. (Tokenizing the whole statement made a nest of N loops cost N^2: 6.6 s
+// for 2,500.)
+std::vector<Token> for_header_tokens(CXTranslationUnit tu, CXCursor c, CXCursor body);
+
 // Offsets (after expansion) of a cursor's extent.
 FilePos extent_begin(CXCursor c);
 FilePos extent_end(CXCursor c);
