@@ -443,6 +443,11 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         }
       }
       if (auto it = vars_.find(usr); it != vars_.end()) return ir::make_var_ref(*k_, it->second, ctx_.loc(c));
+      if (auto it = element_refs_.find(usr); it != element_refs_.end()) {  // range_for.cc
+        auto e = it->second->clone();
+        e->loc = ctx_.loc(c);
+        return e;
+      }
       if (auto it = reference_vars_.find(usr); it != reference_vars_.end()) {
         auto p = ir::make_var_ref(*k_, it->second, ctx_.loc(c));
         ir::Type t = *p->type.elem;
@@ -508,7 +513,11 @@ ir::ExprPtr FunctionBuilder::unary(CXCursor c) {
     case CXUnaryOperator_PreInc: op = ir::UnaryOp::PreInc; break;
     case CXUnaryOperator_PreDec: op = ir::UnaryOp::PreDec; break;
     case CXUnaryOperator_AddrOf: op = ir::UnaryOp::AddrOf; break;
-    case CXUnaryOperator_Deref: op = ir::UnaryOp::Deref; break;
+    case CXUnaryOperator_Deref:
+      // A range-based for's `*__begin` (range_for.cc).
+      if (auto element = range_element(ch[0])) return element;
+      op = ir::UnaryOp::Deref;
+      break;
     case CXUnaryOperator_Plus: op = ir::UnaryOp::Plus; break;
     case CXUnaryOperator_Minus: op = ir::UnaryOp::Neg; break;
     case CXUnaryOperator_Not: op = ir::UnaryOp::BitNot; break;

@@ -88,6 +88,7 @@ void FunctionBuilder::stmts_into(CXCursor c, std::vector<ir::StmtPtr>& out) {
     case CXCursor_ForStmt:
       if (auto s = for_stmt(c)) out.push_back(std::move(s));
       return;
+    case CXCursor_CXXForRangeStmt: range_for(c, out); return;
     case CXCursor_WhileStmt:
       if (auto s = while_stmt(c)) out.push_back(std::move(s));
       return;
@@ -409,6 +410,7 @@ bool has_inner_break(CXCursor c) {
         switch (clang_getCursorKind(x)) {
           case CXCursor_BreakStmt: *static_cast<bool*>(d) = true; return CXChildVisit_Break;
           case CXCursor_ForStmt:
+          case CXCursor_CXXForRangeStmt:
           case CXCursor_WhileStmt:
           case CXCursor_DoStmt:
           case CXCursor_SwitchStmt: return CXChildVisit_Continue;

@@ -133,6 +133,19 @@ class FunctionBuilder {
   // `__mslport_threadgroup_storage<T>()`, possibly wrapped.
   bool is_threadgroup_storage(CXCursor init);
 
+  // range_for.cc: `for (T x : range)` as a counted loop over the range's
+  // elements.
+  void range_for(CXCursor c, std::vector<ir::StmtPtr>& out);
+  // The element the loop is at, for `*__begin` in a loop variable's
+  // initializer (`operand` is the `__begin`); null for any other operand.
+  ir::ExprPtr range_element(CXCursor operand);
+  // Make `e` name the same object, or have the same value, on every
+  // iteration, as C++ evaluates the range once: what the body could change
+  // is evaluated into a constant before the loop (`before`). False, with
+  // nothing reported, for an object of a form not handled.
+  bool stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before);
+  void stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before);
+
   FrontContext& ctx_;
   ir::Kernel* k_;
   const ir::Function* function_;  // set while building a helper function
@@ -157,6 +170,13 @@ class FunctionBuilder {
   // Reference variables (`T& x = obj;`): VarDecl USR -> the pointer variable.
   std::map<std::string, int> reference_vars_;
   std::map<std::string, int> tg_allocs_;  // VarDecl USR -> Kernel::tg_allocs
+  // Range-based for (range_for.cc): the loop's `__begin` VarDecl USR -> the
+  // element its counter is at, while the loop variable is built; a
+  // reference loop variable's VarDecl USR -> that element, which each use
+  // names; the counters, which no statement of the user's can change.
+  std::map<std::string, ir::ExprPtr> range_elements_;
+  std::map<std::string, ir::ExprPtr> element_refs_;
+  std::set<int> range_counters_;
   // Helper-function inlining: ParmDecl USR -> argument expression, one map
   // per active inlined call; and the functions being inlined (recursion).
   std::vector<std::map<std::string, const ir::Expr*>> substitutions_;
