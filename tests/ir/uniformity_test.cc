@@ -112,3 +112,25 @@ kernel void k(device float* out [[buffer(0)]], uint tid [[thread_index_in_thread
   EXPECT_EQ(info.vars[find_var(k, "untouched")], Uniformity::Threadgroup);
   EXPECT_EQ(info.vars[find_var(k, "e")], Uniformity::Thread);
 }
+
+TEST(Uniformity, AssignmentsOnAConditionRunAtTheConditionsLevel) {
+  // The right of && and || and the arms of ?: run only where the condition
+  // says: a counter incremented there differs between threads.
+  auto m = parse_or_die(R"(
+kernel void k(device int* out [[buffer(0)]], constant uint& n [[buffer(1)]],
+              uint tid [[thread_index_in_threadgroup]]) {
+  int c = 0, d = 0, e = 0, f = 0;
+  bool t = (tid % 2u == 0u) && (c++ > 0);
+  bool u = (tid > 3u) || (d++ > 0);
+  int v = (tid > 1u) ? e++ : 0;
+  bool w = (n > 2u) && (f++ > 0);
+  out[tid] = c + d + e + f + int(t) + int(u) + v + int(w);
+}
+)");
+  const auto& k = m.kernels[0];
+  auto info = ir::analysis::analyze_uniformity(k);
+  EXPECT_EQ(info.vars[find_var(k, "c")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "d")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "e")], Uniformity::Thread);
+  EXPECT_EQ(info.vars[find_var(k, "f")], Uniformity::Threadgroup);
+}

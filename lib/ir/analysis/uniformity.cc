@@ -177,53 +177,65 @@ struct Analyzer {
   }
 
   // Records the variables an expression assigns, at the given control level.
-  void scan_assignments(const Expr& e, Uniformity ctl) {
-    walk_exprs(e, [&](const Expr& x) {
-      const Expr* target = nullptr;
-      Uniformity value = ctl;
-      if (x.kind == Expr::Kind::Assign) {
-        target = x.args[0].get();
-        value = join(value, info.expr(k, *x.args[1]));
-      } else if (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op)) {
-        target = x.args[0].get();
-      } else if (x.kind == Expr::Kind::SimdMatrixOp && !x.args.empty() &&
-                 (x.matrix_op == SimdMatrixOpKind::Load || x.matrix_op == SimdMatrixOpKind::Multiply ||
-                  x.matrix_op == SimdMatrixOpKind::MultiplyAccumulate)) {
-        // The destination tile holds what its SIMD group loaded or computed:
-        // one SIMD group's tile may differ from another's.
-        target = x.args[0].get();
-        for (size_t i = 1; i < x.args.size(); ++i) value = join(value, info.expr(k, *x.args[i]));
-      }
-      // Element/field stores into a private variable change the variable.
-      // A store through a pointer changes memory; through a thread pointer,
-      // any private variable the pointer may reach.
-      const Expr* through = nullptr;  // the pointer stored through
-      while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
-                        target->kind == Expr::Kind::Swizzle ||
-                        (target->kind == Expr::Kind::Unary && target->unary_op == UnaryOp::Deref))) {
-        if (target->kind == Expr::Kind::Index) {
-          value = join(value, info.expr(k, *target->args[1]));
-          if (target->args[0]->type.kind == Type::Kind::Pointer) {
-            through = target->args[0].get();
-            break;
-          }
-        }
-        if ((target->kind == Expr::Kind::Member && target->arrow) || target->kind == Expr::Kind::Unary) {
+  // An operand that is evaluated only on a condition (the right of && and
+  // ||, the arms of ?:) runs at the condition's level too: in `tid < 3 &&
+  // k++ < 8` only some threads increment k.
+  void scan_assignments(const Expr& x, Uniformity ctl) {
+    const bool short_circuit =
+        x.kind == Expr::Kind::Binary && (x.binary_op == BinaryOp::LogAnd || x.binary_op == BinaryOp::LogOr);
+    if (short_circuit || x.kind == Expr::Kind::Conditional) {
+      scan_assignments(*x.args[0], ctl);
+      const Uniformity inner = join(ctl, info.expr(k, *x.args[0]));
+      for (size_t i = 1; i < x.args.size(); ++i)
+        if (x.args[i]) scan_assignments(*x.args[i], inner);
+      return;
+    }
+    const Expr* target = nullptr;
+    Uniformity value = ctl;
+    if (x.kind == Expr::Kind::Assign) {
+      target = x.args[0].get();
+      value = join(value, info.expr(k, *x.args[1]));
+    } else if (x.kind == Expr::Kind::Unary && ir::is_increment(x.unary_op)) {
+      target = x.args[0].get();
+    } else if (x.kind == Expr::Kind::SimdMatrixOp && !x.args.empty() &&
+               (x.matrix_op == SimdMatrixOpKind::Load || x.matrix_op == SimdMatrixOpKind::Multiply ||
+                x.matrix_op == SimdMatrixOpKind::MultiplyAccumulate)) {
+      // The destination tile holds what its SIMD group loaded or computed:
+      // one SIMD group's tile may differ from another's.
+      target = x.args[0].get();
+      for (size_t i = 1; i < x.args.size(); ++i) value = join(value, info.expr(k, *x.args[i]));
+    }
+    // Element/field stores into a private variable change the variable.
+    // A store through a pointer changes memory; through a thread pointer,
+    // any private variable the pointer may reach.
+    const Expr* through = nullptr;  // the pointer stored through
+    while (target && (target->kind == Expr::Kind::Index || target->kind == Expr::Kind::Member ||
+                      target->kind == Expr::Kind::Swizzle ||
+                      (target->kind == Expr::Kind::Unary && target->unary_op == UnaryOp::Deref))) {
+      if (target->kind == Expr::Kind::Index) {
+        value = join(value, info.expr(k, *target->args[1]));
+        if (target->args[0]->type.kind == Type::Kind::Pointer) {
           through = target->args[0].get();
           break;
         }
-        target = target->args[0].get();
       }
-      if (through) {
-        if (through->type.space == AddressSpace::Private) {
-          value = join(value, info.expr(k, *through));
-          for (int v : address_taken) raise_var(v, value);
-        }
-      } else if (target && target->kind == Expr::Kind::VarRef) {
-        raise_var(target->index, value);
+      if ((target->kind == Expr::Kind::Member && target->arrow) || target->kind == Expr::Kind::Unary) {
+        through = target->args[0].get();
+        break;
       }
-      return true;
-    });
+      target = target->args[0].get();
+    }
+    if (through) {
+      if (through->type.space == AddressSpace::Private) {
+        value = join(value, info.expr(k, *through));
+        for (int v : address_taken) raise_var(v, value);
+      }
+    } else if (target && target->kind == Expr::Kind::VarRef) {
+      raise_var(target->index, value);
+    }
+    for (auto& a : x.args)
+      if (a) scan_assignments(*a, ctl);
+    if (x.mask) scan_assignments(*x.mask, ctl);
   }
 
   // Returns the worst control level at which a break/continue/return leaves
