@@ -114,3 +114,36 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
     }
   }
 }
+
+TEST(StoragePlan, AVariableWrittenInsideAPerWorkItemExpressionIsNotOneScalar) {
+  // k's value is the same in every thread, but each thread increments it
+  // in a statement that runs per work-item: one threadgroup scalar would be
+  // incremented once per work-item.
+  std::string path = mslport::testing::write_temp_file("side_effects.metal", R"(#include <metal_stdlib>
+using namespace metal;
+kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
+              threadgroup float* sh [[threadgroup(0)]], uint i [[thread_position_in_grid]],
+              uint l [[thread_position_in_threadgroup]]) {
+  sh[l] = 1.0f;
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  float a[4];
+  int k = 0;
+  for (int j = 0; j < 4; ++j) a[j] = x[4 * i + k++];
+  threadgroup_barrier(mem_flags::mem_threadgroup);
+  out[i] = a[0] + a[3] + sh[l] + float(k);
+}
+)");
+  DiagEngine diags;
+  auto m = front::parse_metal_file(path, diags);
+  ASSERT_TRUE(m);
+  auto& k = m->kernels[0];
+  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
+  auto plan = back::openmp::plan_storage(k);
+  auto storage = [&](const std::string& name) {
+    for (size_t v = 0; v < k.vars.size(); ++v)
+      if (k.vars[v].name == name) return plan.storage[v];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  };
+  EXPECT_NE(storage("k"), Storage::Uniform);
+}

@@ -78,7 +78,7 @@ struct Planner {
   const Kernel& k;
   StoragePlan& plan;
   std::unordered_set<int> uniform_vars;
-  std::unordered_set<int> guarded;  // assigned under a non-uniform condition
+  std::unordered_set<int> guarded;  // assigned under a non-uniform condition or per work-item
   Nested nested;
 
   void mark(const Stmt& s, bool parent_tg, bool in_tg_loop_body) {
@@ -366,6 +366,24 @@ StoragePlan plan_storage(const Kernel& k) {
     });
   };
   note_guarded(*k.body, false);
+  // A variable written inside an expression that runs per work-item (`a[j]
+  // = x[4 * i + k++]`: k's value is the same in every thread, but each
+  // thread increments it) stays per thread: one copy would be incremented
+  // once per work-item of the loop that runs the statement.
+  walk_stmts(*k.body, [&](const Stmt& s) {
+    for (const Expr* e : {s.expr.get(), s.step.get()}) {
+      if (!e) continue;
+      Uniformity level = plan.uniformity.expr(k, *e);
+      if (s.kind == Stmt::Kind::Decl && e == s.expr.get())
+        level = ir::analysis::join(level, plan.uniformity.vars[s.var]);
+      if (level == Uniformity::Threadgroup) continue;
+      walk_exprs(*e, [&](const Expr& x) {
+        if (int v = written_variable(x); v >= 0) guarded.insert(v);
+        return true;
+      });
+    }
+    return true;
+  });
   p.nested.find(*k.body);
   // Uniform variables make the statements that assign them threadgroup
   // level, which can put more declarations at threadgroup level: iterate.
