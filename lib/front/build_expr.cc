@@ -1142,7 +1142,8 @@ ir::ExprPtr FunctionBuilder::inline_call(CXCursor c, CXCursor fn) {
   std::string usr = usr_of(def);
   for (auto& s : inline_stack_)
     if (s == usr) {
-      ctx_.error(c, "recursive call to '" + name + "': Metal does not allow recursion");
+      ctx_.error(c, "recursive call to '" + name +
+                        "' in a function that returns an expression: this recursion is not supported yet");
       return nullptr;
     }
   // Anything but `{ return expr; }` is built as a function of its own.

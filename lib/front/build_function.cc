@@ -5,6 +5,7 @@
 
 #include "front/builder.h"
 #include "front/cursor_util.h"
+#include "front/tail_calls.h"
 #include "front/types.h"
 #include "ir/analysis/purity.h"
 #include "ir/initializer_stores.h"
@@ -316,9 +317,13 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
     return -1;
   }
   std::string name = spelling(def);
+  // A call to the function being built: a tail call becomes a loop once its
+  // body is built (self_tail_calls_to_loop). A call back into one further
+  // out is recursion through other functions.
+  if (!ctx.functions_in_progress.empty() && ctx.functions_in_progress.back() == usr) return kSelfCall;
   for (auto& u : ctx.functions_in_progress)
     if (u == usr) {
-      ctx.error(call, "recursive call to '" + name + "': Metal does not allow recursion");
+      ctx.error(call, "recursive call to '" + name + "' through other functions: this recursion is not supported yet");
       return -1;
     }
   if (clang_Cursor_isVariadic(def)) {
@@ -394,7 +399,7 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
     }
   }
   ctx.functions_in_progress.pop_back();
-  if (ctx.diags.error_count() != errors) return -1;
+  if (ctx.diags.error_count() != errors || !self_tail_calls_to_loop(ctx, f)) return -1;
   if (!f.def.body) f.def.body = ir::make_block({}, f.def.loc);
   if (!f.def.tg_allocs.empty()) {
     ctx.error(f.def.tg_allocs[0].loc, "threadgroup variable '" + f.def.tg_allocs[0].name + "' in helper function '" +
@@ -418,11 +423,13 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
     return nullptr;
   }
   int index = build_function(ctx_, def, c);
-  if (index < 0) return nullptr;
+  if (index < 0 && index != kSelfCall) return nullptr;
   auto t = type_of(c);
   if (!t) return nullptr;
   // A copy: building the arguments may add functions to the module.
-  const std::vector<ir::Param> params = ctx_.module.functions[index].def.params;
+  const ir::Function& callee = index == kSelfCall ? *function_ : ctx_.module.functions[index];
+  const std::vector<ir::Param> params = callee.def.params;
+  const std::string display = callee.display_name;
   auto e = std::make_unique<ir::Expr>();
   e->kind = ir::Expr::Kind::UserCall;
   e->type = *t;
@@ -430,8 +437,8 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   e->index = index;
   int nargs = clang_Cursor_getNumArguments(c);
   if (nargs != (int)params.size()) {
-    ctx_.unsupported(c, "call to '" + ctx_.module.functions[index].display_name + "' with " + std::to_string(nargs) +
-                            " arguments for " + std::to_string(params.size()) + " parameters");
+    ctx_.unsupported(c, "call to '" + display + "' with " + std::to_string(nargs) + " arguments for " +
+                            std::to_string(params.size()) + " parameters");
     return nullptr;
   }
   for (int i = 0; i < nargs; ++i) {
@@ -496,12 +503,13 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
   if (clang_getCanonicalType(clang_getCursorResultType(def)).kind == CXType_LValueReference)
     return inline_reference_method(c, def, std::move(object), first_arg);
   int index = build_function(ctx_, def, c);
-  if (index < 0) return nullptr;
+  if (index < 0 && index != kSelfCall) return nullptr;
   auto t = type_of(c);
   if (!t) return nullptr;
   // A copy: building the arguments may add functions to the module.
-  const std::vector<ir::Param> params = ctx_.module.functions[index].def.params;
-  const std::string display = ctx_.module.functions[index].display_name;
+  const ir::Function& callee = index == kSelfCall ? *function_ : ctx_.module.functions[index];
+  const std::vector<ir::Param> params = callee.def.params;
+  const std::string display = callee.display_name;
   auto e = std::make_unique<ir::Expr>();
   e->kind = ir::Expr::Kind::UserCall;
   e->type = *t;
@@ -552,7 +560,8 @@ ir::ExprPtr FunctionBuilder::inline_reference_method(CXCursor c, CXCursor def, i
   std::string usr = usr_of(def);
   for (auto& s : inline_stack_)
     if (s == usr) {
-      ctx_.error(c, "recursive call to '" + name + "': Metal does not allow recursion");
+      ctx_.error(c, "recursive call to '" + name +
+                        "' in a function that returns a reference: this recursion is not supported yet");
       return nullptr;
     }
   if (ir::analysis::has_side_effects(*object)) {
