@@ -35,6 +35,21 @@ void rename_reserved(ir::Module& m, const ReservedNames& names) {
     for (auto& v : k.vars) fix(v.name, NameScope::Local);
     for (auto& a : k.tg_allocs) fix(a.name, NameScope::Local);
   }
+  // A struct or program-scope constant named as a kernel (MLX's random.metal
+  // has a union `rbits` and a kernel of that host name): in the emitted
+  // code both are in one scope, where the function hides the type. The
+  // kernel keeps its name, which the host looks it up by.
+  std::set<std::string> kernel_names;
+  for (auto& k : m.kernels) kernel_names.insert(k.name);
+  auto apart = [&](std::string& name) {
+    if (!kernel_names.count(name)) return;
+    std::string n = name + "_";
+    while (taken.count(n)) n += "_";
+    taken.insert(n);
+    name = n;
+  };
+  for (auto& s : m.structs) apart(s.name);
+  for (auto& c : m.constants) apart(c.name);
 }
 
 }  // namespace mslport::passes
