@@ -448,6 +448,7 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         e->loc = ctx_.loc(c);
         return e;
       }
+      if (unbound_refs_.count(usr)) return nullptr;  // reported at its declaration
       if (auto it = reference_vars_.find(usr); it != reference_vars_.end()) {
         auto p = ir::make_var_ref(*k_, it->second, ctx_.loc(c));
         ir::Type t = *p->type.elem;

@@ -225,17 +225,44 @@ void FunctionBuilder::var_decl(CXCursor v, std::vector<ir::StmtPtr>& out) {
     }
     // `T& x = lvalue;` names an object: x is a pointer to it, and each
     // use of x reads through it (a const reference to a temporary is a
-    // copy of the value).
+    // copy of the value; a reference to an array is the array, below).
+    // One that cannot be built makes its uses fail without a diagnostic
+    // of their own.
+    auto unbound = [&] { unbound_refs_.insert(usr_of(v)); };
     CXType referent = clang_getPointeeType(clang_getCanonicalType(ct));
     std::string why;
     auto rt = convert_type(ctx_, referent, &why);
     CXCursor init_c = clang_Cursor_getVarDeclInitializer(v);
     if (!rt || clang_Cursor_isNull(init_c)) {
       ctx_.unsupported(v, rt ? "reference variable '" + name + "' without an initializer" : why);
+      unbound();
       return;
     }
     auto init = expr(init_c);
-    if (!init) return;
+    if (!init) {
+      unbound();
+      return;
+    }
+    if (rt->is_array() && init->kind != ir::Expr::Kind::InitList) {
+      // `thread float (&row)[3] = grid[k];` names the array object: each
+      // use of row is the referent itself, as a reference loop variable's
+      // is (range_for.cc), so reads, writes, indexing and passing it on
+      // reach the original array. C++ binds the reference once: what could
+      // change afterwards (`k`) is evaluated into a constant here. (A
+      // pointer to the array, as for other referents, is a type the IR's
+      // printers cannot spell: `float (*row)[3]`.)
+      std::vector<ir::StmtPtr> before;
+      if (!stable_object(init, before, name)) {
+        ctx_.error(v, "reference '" + name + "' to an array bound to '" + source_text(ctx_.tu, init_c) +
+                          "' is not supported yet: only to an array variable, an element of an array of arrays "
+                          "or a member");
+        unbound();
+        return;
+      }
+      for (auto& s : before) out.push_back(std::move(s));
+      element_refs_[usr_of(v)] = std::move(init);
+      return;
+    }
     bool lvalue = init->kind == ir::Expr::Kind::VarRef || init->kind == ir::Expr::Kind::Index ||
                   init->kind == ir::Expr::Kind::Member || init->kind == ir::Expr::Kind::TgAllocRef ||
                   init->kind == ir::Expr::Kind::ParamRef ||
@@ -243,6 +270,7 @@ void FunctionBuilder::var_decl(CXCursor v, std::vector<ir::StmtPtr>& out) {
     if (!lvalue || init->kind == ir::Expr::Kind::ParamRef) {
       if (!clang_isConstQualifiedType(referent) && !lvalue) {
         ctx_.unsupported(v, "reference variable '" + name + "' bound to a value");
+        unbound();
         return;
       }
       int var = ir::add_var(*k_, name, *rt, loc, true);

@@ -141,10 +141,12 @@ class FunctionBuilder {
   ir::ExprPtr range_element(CXCursor operand);
   // Make `e` name the same object, or have the same value, on every
   // iteration, as C++ evaluates the range once: what the body could change
-  // is evaluated into a constant before the loop (`before`). False, with
-  // nothing reported, for an object of a form not handled.
-  bool stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before);
-  void stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before);
+  // is evaluated into a constant before the loop (`before`), a variable
+  // named after `base` (base_index, base_pointer). False, with nothing
+  // reported, for an object of a form not handled. A reference bound to an
+  // array uses the same (var_decl).
+  bool stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before, const std::string& base = "range");
+  void stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before, const std::string& base = "range");
 
   FrontContext& ctx_;
   ir::Kernel* k_;
@@ -169,11 +171,15 @@ class FunctionBuilder {
   std::map<std::string, int> vars_;  // VarDecl USR -> Kernel::vars
   // Reference variables (`T& x = obj;`): VarDecl USR -> the pointer variable.
   std::map<std::string, int> reference_vars_;
+  // Reference variables whose binding failed (reported once, at it).
+  std::set<std::string> unbound_refs_;
   std::map<std::string, int> tg_allocs_;  // VarDecl USR -> Kernel::tg_allocs
   // Range-based for (range_for.cc): the loop's `__begin` VarDecl USR -> the
   // element its counter is at, while the loop variable is built; a
   // reference loop variable's VarDecl USR -> that element, which each use
-  // names; the counters, which no statement of the user's can change.
+  // names (as does a reference bound to an array, `thread float (&r)[3] =
+  // grid[k];`: its VarDecl USR -> the array it names, var_decl); the
+  // counters, which no statement of the user's can change.
   std::map<std::string, ir::ExprPtr> range_elements_;
   std::map<std::string, ir::ExprPtr> element_refs_;
   std::set<int> range_counters_;

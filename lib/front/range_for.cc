@@ -82,7 +82,7 @@ ir::ExprPtr FunctionBuilder::range_element(CXCursor operand) {
   return e;
 }
 
-void FunctionBuilder::stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before) {
+void FunctionBuilder::stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before, const std::string& base) {
   using K = ir::Expr::Kind;
   switch (e->kind) {
     case K::IntLit:
@@ -98,17 +98,17 @@ void FunctionBuilder::stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& bef
       if (!function_ && (ir::is_dispatch_constant(k_->params[e->index]) || reference_params_.count(e->index))) return;
       break;
     case K::Unary:
-      if (e->unary_op == ir::UnaryOp::AddrOf && stable_object(e->args[0], before)) return;
+      if (e->unary_op == ir::UnaryOp::AddrOf && stable_object(e->args[0], before, base)) return;
       break;
     default: break;
   }
   ir::SourceLoc loc = e->loc;
-  int var = ir::add_var(*k_, e->type.is_pointer() ? "range_pointer" : "range_index", e->type, loc, true);
+  int var = ir::add_var(*k_, base + (e->type.is_pointer() ? "_pointer" : "_index"), e->type, loc, true);
   before.push_back(ir::make_decl(var, std::move(e), loc));
   e = ir::make_var_ref(*k_, var, loc);
 }
 
-bool FunctionBuilder::stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before) {
+bool FunctionBuilder::stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before, const std::string& base) {
   using K = ir::Expr::Kind;
   switch (e->kind) {
     case K::VarRef:
@@ -116,22 +116,22 @@ bool FunctionBuilder::stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& be
     case K::TgAllocRef:
     case K::GlobalConstRef: return true;
     case K::Member:
-      if (!e->arrow) return stable_object(e->args[0], before);
-      stable_value(e->args[0], before);
+      if (!e->arrow) return stable_object(e->args[0], before, base);
+      stable_value(e->args[0], before, base);
       return true;
     case K::Index:
       if (e->args[0]->type.is_array()) {
-        if (!stable_object(e->args[0], before)) return false;
+        if (!stable_object(e->args[0], before, base)) return false;
       } else if (e->args[0]->type.is_pointer()) {
-        stable_value(e->args[0], before);
+        stable_value(e->args[0], before, base);
       } else {
         return false;
       }
-      stable_value(e->args[1], before);
+      stable_value(e->args[1], before, base);
       return true;
     case K::Unary:
       if (e->unary_op != ir::UnaryOp::Deref) return false;
-      stable_value(e->args[0], before);
+      stable_value(e->args[0], before, base);
       return true;
     case K::Call:
     case K::UserCall: {
@@ -139,7 +139,7 @@ bool FunctionBuilder::stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& be
       // temporary for the whole loop, so the loop walks one copy of it.
       if (!e->type.is_struct()) return false;
       ir::SourceLoc loc = e->loc;
-      int var = ir::add_var(*k_, "range", e->type, loc);
+      int var = ir::add_var(*k_, base, e->type, loc);
       before.push_back(ir::make_decl(var, std::move(e), loc));
       e = ir::make_var_ref(*k_, var, loc);
       return true;
