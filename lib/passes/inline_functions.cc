@@ -464,6 +464,59 @@ struct Inliner {
     return e;
   }
 
+  // A value that picks the object an array argument names (an index, a
+  // pointer), made to keep the value it had at the call: kept as written
+  // when nothing the call writes can change it, else evaluated once into a
+  // constant before the body.
+  void bind_value(ExprPtr& v, const std::string& name, const std::set<int>& written_vars,
+                  const std::set<int>& written_params, std::vector<StmtPtr>& out) {
+    bool keep = is_pure(*v);
+    walk_exprs(*v, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::VarRef && (written_vars.count(x.index) || address_taken().count(x.index))) keep = false;
+      if (x.kind == Expr::Kind::ParamRef && written_params.count(x.index)) keep = false;
+      return keep;
+    });
+    if (keep) return;
+    SourceLoc loc = v->loc;
+    int var = add_var(k, name + (v->type.is_pointer() ? "_pointer" : "_index"), v->type, loc, true);
+    out.push_back(make_decl(var, std::move(v), loc));
+    v = make_var_ref(k, var, loc);
+  }
+
+  // The argument of a reference-to-array parameter (`thread float (&a)[4]`):
+  // the array object itself, which the body's uses of the parameter name,
+  // bound once as C++ binds the reference (bind_value). A pointer to the
+  // array, as other objects get, is a type the printers cannot spell
+  // (`float (*a)[4]`). False for an expression that is no such object.
+  bool bind_array(ExprPtr& a, const std::string& name, const std::set<int>& written_vars,
+                  const std::set<int>& written_params, std::vector<StmtPtr>& out) {
+    switch (a->kind) {
+      case Expr::Kind::VarRef:
+      case Expr::Kind::ParamRef:
+      case Expr::Kind::TgAllocRef:
+      case Expr::Kind::GlobalConstRef: return true;
+      case Expr::Kind::Member:
+        if (!a->arrow) return bind_array(a->args[0], name, written_vars, written_params, out);
+        bind_value(a->args[0], name, written_vars, written_params, out);
+        return true;
+      case Expr::Kind::Index:
+        if (a->args[0]->type.is_array()) {
+          if (!bind_array(a->args[0], name, written_vars, written_params, out)) return false;
+        } else if (a->args[0]->type.is_pointer()) {
+          bind_value(a->args[0], name, written_vars, written_params, out);
+        } else {
+          return false;
+        }
+        bind_value(a->args[1], name, written_vars, written_params, out);
+        return true;
+      case Expr::Kind::Unary:
+        if (a->unary_op != UnaryOp::Deref) return false;
+        bind_value(a->args[0], name, written_vars, written_params, out);
+        return true;
+      default: return false;
+    }
+  }
+
   // Appends the inlined body of `c` (whose arguments are already free of
   // calls) to `out`; returns a reference to the result variable (or null).
   ExprPtr call(ExprPtr c, std::vector<StmtPtr>& out, bool want_result) {
@@ -483,6 +536,7 @@ struct Inliner {
     // Arguments: the expression each parameter stands for in the body.
     std::set<int> written = params_written(fd);
     std::set<int> vars_written_by_call;  // caller variables a reference argument exposes
+    std::set<int> params_written_by_call;
     for (size_t i = 0; i < fd.params.size(); ++i)
       if (fd.params[i].kind == Param::Kind::Reference || c->args[i]->type.is_pointer()) {
         const Expr* root = c->args[i].get();
@@ -491,6 +545,7 @@ struct Inliner {
                (root->kind == Expr::Kind::Unary && root->unary_op == UnaryOp::AddrOf))
           root = root->args[0].get();
         if (root->kind == Expr::Kind::VarRef) vars_written_by_call.insert(root->index);
+        if (root->kind == Expr::Kind::ParamRef) params_written_by_call.insert(root->index);
       }
     std::vector<ExprPtr> by_param(fd.params.size());
     for (size_t i = 0; i < fd.params.size(); ++i) {
@@ -499,6 +554,16 @@ struct Inliner {
       bool lvalue = a->kind == Expr::Kind::VarRef || a->kind == Expr::Kind::Index || a->kind == Expr::Kind::Member ||
                     a->kind == Expr::Kind::Swizzle || a->kind == Expr::Kind::TgAllocRef ||
                     (a->kind == Expr::Kind::Unary && a->unary_op == UnaryOp::Deref);
+      if (p.kind == Param::Kind::Reference && a->type.is_array() && a->kind != Expr::Kind::InitList) {
+        if (!bind_array(a, p.name, vars_written_by_call, params_written_by_call, inlined->stmts)) {
+          fail(a->loc, "the array given to reference parameter '" + p.name + "' of '" + f.display_name +
+                           "' is not supported yet: only an array variable, an element of an array of arrays or "
+                           "a member");
+          return nullptr;
+        }
+        by_param[i] = std::move(a);
+        continue;
+      }
       if (p.kind == Param::Kind::Reference && lvalue && a->kind != Expr::Kind::Swizzle) {
         std::set<int> reads = vars_in(*a);
         bool stable = is_pure(*a);

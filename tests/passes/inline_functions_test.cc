@@ -188,3 +188,45 @@ kernel void k(constant Args& args [[buffer(0)]], device float* o [[buffer(1)]], 
   EXPECT_TRUE(passes::inline_functions(m, diags));
   EXPECT_HAS(text(m), "args.s");
 }
+
+TEST(InlineFunctions, ArrayReferenceArgumentIsBoundOnce) {
+  // `values` names grid[k]: the body's write to k (through `which`) and the
+  // argument's increment do not move it, and no pointer to an array (a type
+  // the printers cannot spell) is made.
+  auto m = inlined(R"(
+void negate_last(thread float (&values)[3], thread uint& which) { which = 0; values[2] = -values[2]; }
+float first(thread float (&values)[3]) { return values[0]; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float grid[2][3] = {{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
+  uint k = i % 2;
+  negate_last(grid[k], k);
+  uint j = 1;
+  float f = first(grid[j++]);
+  o[i] = grid[1][2] + f + first(grid[i % 2]);
+}
+)");
+  EXPECT_HAS(text(m), R"(%values_index: const uint = k
+      k = 0u
+      grid[values_index][2] = -grid[values_index][2])");
+  EXPECT_HAS(text(m), R"(%values_index_1: const uint = j++
+      first_result = grid[values_index_1][0])");
+  // Nothing the call writes can change i % 2: the argument is used as written.
+  EXPECT_HAS(text(m), "first_result_1 = grid[i % 2u][0]");
+  EXPECT_EQ(text(m).find("float[3]*"), std::string::npos) << text(m);
+}
+
+TEST(InlineFunctions, ArrayReferenceArgumentOfAnotherFormIsRefused) {
+  auto m = parse_or_die(R"(
+float first(thread float (&values)[3]) { return values[0]; }
+kernel void k(device float* o [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+  float a[3] = {1.0f, 2.0f, 3.0f}, b[3] = {4.0f, 5.0f, 6.0f};
+  o[i] = first(i > 2 ? a : b);
+}
+)");
+  DiagEngine diags;
+  EXPECT_FALSE(passes::inline_functions(m, diags));
+  ASSERT_EQ(diags.error_count(), 1);
+  EXPECT_EQ(diags.diagnostics()[0].message,
+            "the array given to reference parameter 'values' of 'first' is not supported yet: only an array "
+            "variable, an element of an array of arrays or a member");
+}
