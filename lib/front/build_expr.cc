@@ -443,7 +443,7 @@ ir::ExprPtr FunctionBuilder::decl_ref(CXCursor c) {
         }
       }
       if (auto it = vars_.find(usr); it != vars_.end()) return ir::make_var_ref(*k_, it->second, ctx_.loc(c));
-      if (auto it = element_refs_.find(usr); it != element_refs_.end()) {  // range_for.cc
+      if (auto it = element_refs_.find(usr); it != element_refs_.end()) {  // a reference naming its referent
         auto e = it->second->clone();
         e->loc = ctx_.loc(c);
         return e;

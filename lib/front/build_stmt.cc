@@ -263,6 +263,14 @@ void FunctionBuilder::var_decl(CXCursor v, std::vector<ir::StmtPtr>& out) {
       element_refs_[usr_of(v)] = std::move(init);
       return;
     }
+    if (init->kind == ir::Expr::Kind::ParamRef && init->type == *rt) {
+      // `thread float& b = a;` with `a` a parameter (a helper's reference
+      // or value parameter, a kernel's argument) names the parameter
+      // itself: each use of b is a, so writes through b reach what a names.
+      // A parameter is never rebound: nothing needs evaluating here.
+      element_refs_[usr_of(v)] = std::move(init);
+      return;
+    }
     bool lvalue = init->kind == ir::Expr::Kind::VarRef || init->kind == ir::Expr::Kind::Index ||
                   init->kind == ir::Expr::Kind::Member || init->kind == ir::Expr::Kind::TgAllocRef ||
                   init->kind == ir::Expr::Kind::ParamRef ||
