@@ -10,8 +10,39 @@
 using namespace mslport;
 using back::openmp::Storage;
 
+namespace {
+
+// The first kernel of a Metal file, after lower_execution_model, with the
+// OpenMP backend's storage plan for it.
+struct Planned {
+  std::optional<ir::Module> m;
+  back::openmp::StoragePlan plan;
+  bool ok = false;
+  Storage storage(const std::string& name) const {
+    const auto& k = m->kernels[0];
+    for (size_t v = 0; v < k.vars.size(); ++v)
+      if (k.vars[v].name == name) return plan.storage[v];
+    ADD_FAILURE() << "no variable " << name;
+    return Storage::Local;
+  }
+};
+
+Planned plan_file(const std::string& name, const std::string& source) {
+  Planned p;
+  DiagEngine diags;
+  p.m = front::parse_metal_file(mslport::testing::write_temp_file(name, source), diags);
+  if (!p.m || p.m->kernels.empty()) return p;
+  auto& k = p.m->kernels[0];
+  if (!passes::lower_execution_model(*p.m, k, diags)) return p;
+  p.plan = back::openmp::plan_storage(k);
+  p.ok = true;
+  return p;
+}
+
+}  // namespace
+
 TEST(StoragePlan, StorageFollowsBarriersAndUniformity) {
-  std::string path = mslport::testing::write_temp_file("plan.metal", R"(#include <metal_stdlib>
+  auto p = plan_file("plan.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
               constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
@@ -29,27 +60,16 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   out[base + tid] = scaled;
 }
 )");
-  DiagEngine diags;
-  auto m = front::parse_metal_file(path, diags);
-  ASSERT_TRUE(m);
-  auto& k = m->kernels[0];
-  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_storage(k);
-  auto storage = [&](const std::string& name) {
-    for (size_t i = 0; i < k.vars.size(); ++i)
-      if (k.vars[i].name == name) return plan.storage[i];
-    ADD_FAILURE() << "no variable " << name;
-    return Storage::Local;
-  };
-  EXPECT_TRUE(plan.has_sync);
-  EXPECT_EQ(storage("base"), Storage::Uniform);
-  EXPECT_EQ(storage("s"), Storage::Uniform);
-  EXPECT_EQ(storage("partial"), Storage::PerThread);
-  EXPECT_EQ(storage("scaled"), Storage::Local);
+  ASSERT_TRUE(p.ok);
+  EXPECT_TRUE(p.plan.has_sync);
+  EXPECT_EQ(p.storage("base"), Storage::Uniform);
+  EXPECT_EQ(p.storage("s"), Storage::Uniform);
+  EXPECT_EQ(p.storage("partial"), Storage::PerThread);
+  EXPECT_EQ(p.storage("scaled"), Storage::Local);
 }
 
 TEST(StoragePlan, PureThreadIdArithmeticIsRecomputedNotStored) {
-  std::string path = mslport::testing::write_temp_file("remat.metal", R"(#include <metal_stdlib>
+  auto p = plan_file("remat.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1)]],
               constant uint& n [[buffer(2)]], threadgroup float* sh [[threadgroup(0)]],
@@ -65,29 +85,18 @@ kernel void k(device const float* in [[buffer(0)]], device float* out [[buffer(1
   out[i] = sh[tid ^ 1u] + loaded + float(j + moved);
 }
 )");
-  DiagEngine diags;
-  auto m = front::parse_metal_file(path, diags);
-  ASSERT_TRUE(m);
-  auto& k = m->kernels[0];
-  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_storage(k);
-  auto storage = [&](const std::string& name) {
-    for (size_t i = 0; i < k.vars.size(); ++i)
-      if (k.vars[i].name == name) return plan.storage[i];
-    ADD_FAILURE() << "no variable " << name;
-    return Storage::Local;
-  };
-  EXPECT_EQ(storage("base"), Storage::Uniform);
-  EXPECT_EQ(storage("i"), Storage::Remat);
-  EXPECT_EQ(storage("j"), Storage::Remat);
-  EXPECT_EQ(storage("moved"), Storage::PerThread);
-  EXPECT_EQ(storage("loaded"), Storage::PerThread);
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.storage("base"), Storage::Uniform);
+  EXPECT_EQ(p.storage("i"), Storage::Remat);
+  EXPECT_EQ(p.storage("j"), Storage::Remat);
+  EXPECT_EQ(p.storage("moved"), Storage::PerThread);
+  EXPECT_EQ(p.storage("loaded"), Storage::PerThread);
 }
 
 TEST(StoragePlan, RecomputedValuesNeverDivideByAVariable) {
   // A dead work-item recomputes too: `q = i / n` could trap for n == 0
   // where the kernel's own code would not have divided.
-  std::string path = mslport::testing::write_temp_file("remat_div.metal", R"(#include <metal_stdlib>
+  auto p = plan_file("remat_div.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
               threadgroup float* sh [[threadgroup(0)]], uint tid [[thread_index_in_threadgroup]]) {
@@ -99,27 +108,16 @@ kernel void k(device float* out [[buffer(0)]], constant uint& n [[buffer(1)]],
   out[tid] = sh[tid ^ 1u] + float(q) + float(h);
 }
 )");
-  DiagEngine diags;
-  auto m = front::parse_metal_file(path, diags);
-  ASSERT_TRUE(m);
-  auto& k = m->kernels[0];
-  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_storage(k);
-  for (size_t i = 0; i < k.vars.size(); ++i) {
-    if (k.vars[i].name == "q") {
-      EXPECT_EQ(plan.storage[i], Storage::PerThread);
-    }
-    if (k.vars[i].name == "h") {
-      EXPECT_EQ(plan.storage[i], Storage::Remat);
-    }
-  }
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.storage("q"), Storage::PerThread);
+  EXPECT_EQ(p.storage("h"), Storage::Remat);
 }
 
 TEST(StoragePlan, AVariableWrittenInsideAPerWorkItemExpressionIsNotOneScalar) {
   // k's value is the same in every thread, but each thread increments it
   // in a statement that runs per work-item: one threadgroup scalar would be
   // incremented once per work-item.
-  std::string path = mslport::testing::write_temp_file("side_effects.metal", R"(#include <metal_stdlib>
+  auto p = plan_file("side_effects.metal", R"(#include <metal_stdlib>
 using namespace metal;
 kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)]],
               threadgroup float* sh [[threadgroup(0)]], uint i [[thread_position_in_grid]],
@@ -133,17 +131,6 @@ kernel void k(device const float* x [[buffer(0)]], device float* out [[buffer(1)
   out[i] = a[0] + a[3] + sh[l] + float(k);
 }
 )");
-  DiagEngine diags;
-  auto m = front::parse_metal_file(path, diags);
-  ASSERT_TRUE(m);
-  auto& k = m->kernels[0];
-  ASSERT_TRUE(passes::lower_execution_model(*m, k, diags));
-  auto plan = back::openmp::plan_storage(k);
-  auto storage = [&](const std::string& name) {
-    for (size_t v = 0; v < k.vars.size(); ++v)
-      if (k.vars[v].name == name) return plan.storage[v];
-    ADD_FAILURE() << "no variable " << name;
-    return Storage::Local;
-  };
-  EXPECT_NE(storage("k"), Storage::Uniform);
+  ASSERT_TRUE(p.ok);
+  EXPECT_NE(p.storage("k"), Storage::Uniform);
 }

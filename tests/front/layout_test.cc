@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "front/parse_metal.h"
+#include "front/snippet.h"
 #include "test_support.h"
 
 namespace mslport::front {
@@ -43,15 +44,6 @@ const ir::StructDef* find_struct(const ir::Module& m, const std::string& name) {
   for (auto& s : m.structs)
     if (s.name == name) return &s;
   return nullptr;
-}
-
-std::optional<ir::Module> parse(const std::string& name, const std::string& body, DiagEngine& d) {
-  std::string src = "#include <metal_stdlib>\nusing namespace metal;\n" + body;
-  return parse_metal_file(testing::write_temp_file(name, src), d);
-}
-
-std::string first_error(const DiagEngine& d) {
-  return d.diagnostics().empty() ? "" : DiagEngine::render(d.diagnostics().front());
 }
 
 // `struct Probe_i { char c; T x; }`: x lands at T's alignment, and the

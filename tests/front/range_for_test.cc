@@ -3,20 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "front/parse_metal.h"
+#include "front/snippet.h"
 #include "ir/printer.h"
 #include "test_support.h"
 
 namespace mslport::front {
 namespace {
-
-std::optional<ir::Module> parse(const std::string& name, const std::string& body, DiagEngine& d) {
-  std::string src = "#include <metal_stdlib>\nusing namespace metal;\n" + body;
-  return parse_metal_file(testing::write_temp_file(name, src), d);
-}
-
-std::string first_error(const DiagEngine& d) {
-  return d.diagnostics().empty() ? "" : DiagEngine::render(d.diagnostics().front());
-}
 
 TEST(RangeFor, CountedLoops) {
   DiagEngine d;
