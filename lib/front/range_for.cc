@@ -109,43 +109,16 @@ void FunctionBuilder::stable_value(ir::ExprPtr& e, std::vector<ir::StmtPtr>& bef
 }
 
 bool FunctionBuilder::stable_object(ir::ExprPtr& e, std::vector<ir::StmtPtr>& before, const std::string& base) {
-  using K = ir::Expr::Kind;
-  switch (e->kind) {
-    case K::VarRef:
-    case K::ParamRef:
-    case K::TgAllocRef:
-    case K::GlobalConstRef: return true;
-    case K::Member:
-      if (!e->arrow) return stable_object(e->args[0], before, base);
-      stable_value(e->args[0], before, base);
-      return true;
-    case K::Index:
-      if (e->args[0]->type.is_array()) {
-        if (!stable_object(e->args[0], before, base)) return false;
-      } else if (e->args[0]->type.is_pointer()) {
-        stable_value(e->args[0], before, base);
-      } else {
-        return false;
-      }
-      stable_value(e->args[1], before, base);
-      return true;
-    case K::Unary:
-      if (e->unary_op != ir::UnaryOp::Deref) return false;
-      stable_value(e->args[0], before, base);
-      return true;
-    case K::Call:
-    case K::UserCall: {
-      // A metal::array a function returns: C++ binds the range to the
-      // temporary for the whole loop, so the loop walks one copy of it.
-      if (!e->type.is_struct()) return false;
-      ir::SourceLoc loc = e->loc;
-      int var = ir::add_var(*k_, base, e->type, loc);
-      before.push_back(ir::make_decl(var, std::move(e), loc));
-      e = ir::make_var_ref(*k_, var, loc);
-      return true;
-    }
-    default: return false;
+  if ((e->kind == ir::Expr::Kind::Call || e->kind == ir::Expr::Kind::UserCall) && e->type.is_struct()) {
+    // A metal::array a function returns: C++ binds the range to the
+    // temporary for the whole loop, so the loop walks one copy of it.
+    ir::SourceLoc loc = e->loc;
+    int var = ir::add_var(*k_, base, e->type, loc);
+    before.push_back(ir::make_decl(var, std::move(e), loc));
+    e = ir::make_var_ref(*k_, var, loc);
+    return true;
   }
+  return ir::for_each_object_selector(e, [&](ir::ExprPtr& v) { stable_value(v, before, base); });
 }
 
 void FunctionBuilder::range_for(CXCursor c, std::vector<ir::StmtPtr>& out) {

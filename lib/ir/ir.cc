@@ -645,6 +645,34 @@ int address_taken_variable(const Expr& e) {
   return x->kind == Expr::Kind::VarRef ? x->index : -1;
 }
 
+bool for_each_object_selector(ExprPtr& e, const std::function<void(ExprPtr&)>& value) {
+  switch (e->kind) {
+    case Expr::Kind::VarRef:
+    case Expr::Kind::ParamRef:
+    case Expr::Kind::TgAllocRef:
+    case Expr::Kind::GlobalConstRef: return true;
+    case Expr::Kind::Member:
+      if (!e->arrow) return for_each_object_selector(e->args[0], value);
+      value(e->args[0]);
+      return true;
+    case Expr::Kind::Index:
+      if (e->args[0]->type.is_array()) {
+        if (!for_each_object_selector(e->args[0], value)) return false;
+      } else if (e->args[0]->type.is_pointer()) {
+        value(e->args[0]);
+      } else {
+        return false;
+      }
+      value(e->args[1]);
+      return true;
+    case Expr::Kind::Unary:
+      if (e->unary_op != UnaryOp::Deref) return false;
+      value(e->args[0]);
+      return true;
+    default: return false;
+  }
+}
+
 std::set<int> vars_assigned(const Stmt& s) {
   std::set<int> vars;
   walk_stmt_exprs(s, [&](const Expr& x) {

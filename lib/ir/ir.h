@@ -546,6 +546,15 @@ int written_variable(const Expr& e);
 // For `&x`, `&x[i]`, `&x.f`: x, whose value a pointer may then change;
 // -1 for anything else.
 int address_taken_variable(const Expr& e);
+// For an expression that names an object (a variable, a parameter, a
+// threadgroup allocation, a program constant, or an element or member of
+// one, or what a pointer points to): calls `value` on each value inside it
+// that picks which object it is (an index, a pointer it is reached
+// through), the object's own path left as it is. False for an expression of
+// another form (a call, a conditional). A C++ reference binds its object
+// once, so whoever binds one (a reference local, a range-based for's range,
+// a reference-to-array argument) evaluates those values once.
+bool for_each_object_selector(ExprPtr& e, const std::function<void(ExprPtr&)>& value);
 // The variables `s` assigns, increments or declares (a declaration in a
 // loop body gives its variable a new value each iteration). Writes through
 // pointers are not seen: see address_taken_variable.

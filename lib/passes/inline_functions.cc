@@ -490,31 +490,7 @@ struct Inliner {
   // (`float (*a)[4]`). False for an expression that is no such object.
   bool bind_array(ExprPtr& a, const std::string& name, const std::set<int>& written_vars,
                   const std::set<int>& written_params, std::vector<StmtPtr>& out) {
-    switch (a->kind) {
-      case Expr::Kind::VarRef:
-      case Expr::Kind::ParamRef:
-      case Expr::Kind::TgAllocRef:
-      case Expr::Kind::GlobalConstRef: return true;
-      case Expr::Kind::Member:
-        if (!a->arrow) return bind_array(a->args[0], name, written_vars, written_params, out);
-        bind_value(a->args[0], name, written_vars, written_params, out);
-        return true;
-      case Expr::Kind::Index:
-        if (a->args[0]->type.is_array()) {
-          if (!bind_array(a->args[0], name, written_vars, written_params, out)) return false;
-        } else if (a->args[0]->type.is_pointer()) {
-          bind_value(a->args[0], name, written_vars, written_params, out);
-        } else {
-          return false;
-        }
-        bind_value(a->args[1], name, written_vars, written_params, out);
-        return true;
-      case Expr::Kind::Unary:
-        if (a->unary_op != UnaryOp::Deref) return false;
-        bind_value(a->args[0], name, written_vars, written_params, out);
-        return true;
-      default: return false;
-    }
+    return for_each_object_selector(a, [&](ExprPtr& v) { bind_value(v, name, written_vars, written_params, out); });
   }
 
   // Appends the inlined body of `c` (whose arguments are already free of
