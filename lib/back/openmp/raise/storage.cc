@@ -349,16 +349,24 @@ StoragePlan plan_storage(const Kernel& k) {
   // A variable assigned under a condition that is not threadgroup-uniform
   // (eliminate_returns' `if (alive)`: uniform among the threads still
   // running, but the others must not run the assignment) stays per thread.
+  // So does a variable written inside an expression that runs per
+  // work-item (`a[j] = x[4 * i + k++]`: k's value is the same in every
+  // thread, but each thread increments it): one copy would be incremented
+  // once per work-item of the loop that runs the statement.
   std::unordered_set<int>& guarded = p.guarded;
   std::function<void(const Stmt&, bool)> note_guarded = [&](const Stmt& s, bool under) {
-    if (under) {  // what ir::vars_written counts: declarations and written variables
-      if (s.kind == Stmt::Kind::Decl) guarded.insert(s.var);
-      for (const Expr* e : {s.expr.get(), s.step.get()})
-        if (e)
-          walk_exprs(*e, [&](const Expr& x) {
-            if (int v = written_variable(x); v >= 0) guarded.insert(v);
-            return true;
-          });
+    // What ir::vars_written counts: declarations and written variables.
+    if (under && s.kind == Stmt::Kind::Decl) guarded.insert(s.var);
+    for (const Expr* e : {s.expr.get(), s.step.get()}) {
+      if (!e) continue;
+      Uniformity level = plan.uniformity.expr(k, *e);
+      if (s.kind == Stmt::Kind::Decl && e == s.expr.get())
+        level = ir::analysis::join(level, plan.uniformity.vars[s.var]);
+      if (!under && level == Uniformity::Threadgroup) continue;
+      walk_exprs(*e, [&](const Expr& x) {
+        if (int v = written_variable(x); v >= 0) guarded.insert(v);
+        return true;
+      });
     }
     const bool divergent = s.kind == Stmt::Kind::If && plan.uniformity.expr(k, *s.expr) != Uniformity::Threadgroup;
     Nested::children(s, [&](const Stmt& c) {
@@ -366,24 +374,6 @@ StoragePlan plan_storage(const Kernel& k) {
     });
   };
   note_guarded(*k.body, false);
-  // A variable written inside an expression that runs per work-item (`a[j]
-  // = x[4 * i + k++]`: k's value is the same in every thread, but each
-  // thread increments it) stays per thread: one copy would be incremented
-  // once per work-item of the loop that runs the statement.
-  walk_stmts(*k.body, [&](const Stmt& s) {
-    for (const Expr* e : {s.expr.get(), s.step.get()}) {
-      if (!e) continue;
-      Uniformity level = plan.uniformity.expr(k, *e);
-      if (s.kind == Stmt::Kind::Decl && e == s.expr.get())
-        level = ir::analysis::join(level, plan.uniformity.vars[s.var]);
-      if (level == Uniformity::Threadgroup) continue;
-      walk_exprs(*e, [&](const Expr& x) {
-        if (int v = written_variable(x); v >= 0) guarded.insert(v);
-        return true;
-      });
-    }
-    return true;
-  });
   p.nested.find(*k.body);
   // Uniform variables make the statements that assign them threadgroup
   // level, which can put more declarations at threadgroup level: iterate.
