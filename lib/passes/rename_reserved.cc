@@ -17,12 +17,15 @@ void rename_reserved(ir::Module& m, const ReservedNames& names) {
     for (auto& v : k.vars) taken.insert(v.name);
     for (auto& a : k.tg_allocs) taken.insert(a.name);
   }
-  auto fix = [&](std::string& name, NameScope scope) {
-    if (!names.reserved(name, scope)) return;
-    std::string n = names.reserved(name + "_", scope) ? "m_" + name : name + "_";
+  // `n`, or `n` with more `_` until no name of the module has it.
+  auto take = [&](std::string n) {
     while (taken.count(n)) n += "_";
     taken.insert(n);
-    name = n;
+    return n;
+  };
+  auto fix = [&](std::string& name, NameScope scope) {
+    if (!names.reserved(name, scope)) return;
+    name = take(names.reserved(name + "_", scope) ? "m_" + name : name + "_");
   };
   for (auto& s : m.structs) {
     fix(s.name, NameScope::Struct);
@@ -35,21 +38,16 @@ void rename_reserved(ir::Module& m, const ReservedNames& names) {
     for (auto& v : k.vars) fix(v.name, NameScope::Local);
     for (auto& a : k.tg_allocs) fix(a.name, NameScope::Local);
   }
-  // A struct or program-scope constant named as a kernel (MLX's random.metal
-  // has a union `rbits` and a kernel of that host name): in the emitted
-  // code both are in one scope, where the function hides the type. The
-  // kernel keeps its name, which the host looks it up by.
+  // A struct or union named as a kernel (MLX's random.metal has a union
+  // `rbits` and a kernel of that host name): valid C++, where the type is
+  // then written with its tag, but in the emitted code both are in one
+  // scope and the function hides the type. The kernel keeps its name, which
+  // the host looks it up by. (A variable cannot share a kernel's name: clang
+  // refuses the source.)
   std::set<std::string> kernel_names;
   for (auto& k : m.kernels) kernel_names.insert(k.name);
-  auto apart = [&](std::string& name) {
-    if (!kernel_names.count(name)) return;
-    std::string n = name + "_";
-    while (taken.count(n)) n += "_";
-    taken.insert(n);
-    name = n;
-  };
-  for (auto& s : m.structs) apart(s.name);
-  for (auto& c : m.constants) apart(c.name);
+  for (auto& s : m.structs)
+    if (kernel_names.count(s.name)) s.name = take(s.name + "_");
 }
 
 }  // namespace mslport::passes

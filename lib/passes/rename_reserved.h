@@ -32,8 +32,8 @@ struct ReservedNames {
 
 // Renames each reserved name to `name_`, or `m_name` when `name_` is
 // reserved too (`as_x`, `mslport_x`), with more `_` until no name of the
-// module has it; then a struct or program-scope constant named as a kernel
-// (the kernel keeps its name) likewise. Runs before any pass adds names:
+// module has it; then a struct named as a kernel (the kernel keeps its
+// name) likewise. Runs before any pass adds names:
 // ir::add_var keeps those unique against the renamed ones.
 void rename_reserved(ir::Module& m, const ReservedNames& names);
 
