@@ -412,6 +412,10 @@ int build_function(FrontContext& ctx, CXCursor def, CXCursor call) {
   return index;
 }
 
+const ir::Function& FunctionBuilder::callee(int index) const {
+  return index == kSelfCall ? *function_ : ctx_.module.functions[index];
+}
+
 ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   CXCursor def = clang_getCursorDefinition(fn);
   // An implicit constructor has no definition of its own: it runs the
@@ -427,9 +431,8 @@ ir::ExprPtr FunctionBuilder::user_call(CXCursor c, CXCursor fn) {
   auto t = type_of(c);
   if (!t) return nullptr;
   // A copy: building the arguments may add functions to the module.
-  const ir::Function& callee = index == kSelfCall ? *function_ : ctx_.module.functions[index];
-  const std::vector<ir::Param> params = callee.def.params;
-  const std::string display = callee.display_name;
+  const std::vector<ir::Param> params = callee(index).def.params;
+  const std::string display = callee(index).display_name;
   auto e = std::make_unique<ir::Expr>();
   e->kind = ir::Expr::Kind::UserCall;
   e->type = *t;
@@ -507,9 +510,8 @@ ir::ExprPtr FunctionBuilder::method_call(CXCursor c, CXCursor fn) {
   auto t = type_of(c);
   if (!t) return nullptr;
   // A copy: building the arguments may add functions to the module.
-  const ir::Function& callee = index == kSelfCall ? *function_ : ctx_.module.functions[index];
-  const std::vector<ir::Param> params = callee.def.params;
-  const std::string display = callee.display_name;
+  const std::vector<ir::Param> params = callee(index).def.params;
+  const std::string display = callee(index).display_name;
   auto e = std::make_unique<ir::Expr>();
   e->kind = ir::Expr::Kind::UserCall;
   e->type = *t;

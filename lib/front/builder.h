@@ -133,6 +133,10 @@ class FunctionBuilder {
   // `__mslport_threadgroup_storage<T>()`, possibly wrapped.
   bool is_threadgroup_storage(CXCursor init);
 
+  // The function a call to build_function's `index` names: the one being
+  // built for kSelfCall (tail_calls.h).
+  const ir::Function& callee(int index) const;
+
   // range_for.cc: `for (T x : range)` as a counted loop over the range's
   // elements.
   void range_for(CXCursor c, std::vector<ir::StmtPtr>& out);
